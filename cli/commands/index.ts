@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import { registerStackCommand } from './stack.ts';
+
+/** Every CLI command; each file adds one command (and its subcommands) to the program. */
+export const COMMANDS: Array<(program: Command) => void> = [
+  registerStackCommand,
+];

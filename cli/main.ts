@@ -1,0 +1,23 @@
+import { Command, CommanderError } from 'commander';
+import { isSkryaError } from '../runtime/errors.ts';
+import { COMMANDS } from './commands/index.ts';
+
+const program = new Command('skrya')
+  .description('Skrya: a streaming ingestion pipeline on Kafka, from sources.json to latest-ingest.json')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+for (const registerCommand of COMMANDS) registerCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (isSkryaError(error)) {
+    process.stderr.write(`skrya: ${error.message}\n`);
+    process.exitCode = error.code === 'INVALID_INPUT' || error.code === 'INVALID_ID' || error.code === 'CONFIG_INVALID' ? 2 : 1;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.skrya/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Only the shared runtime and the local stack may talk to Kafka directly.
+    files: ['services/**', 'core/**', 'skills/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Handlers never import kafkajs; use runtime/.' }] }],
+    },
+  },
+);

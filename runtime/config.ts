@@ -1,0 +1,44 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { SkryaError } from './errors.ts';
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+/** Every setting Skrya reads from the environment, with its default. The README's table mirrors this. */
+export const configSchema = z.object({
+  SKRYA_DATA_ROOT: z.string().min(1).default('.skrya/data'),
+  SKRYA_STACK_DIR: z.string().min(1).default('.skrya/stack'),
+  SKRYA_CACHE_DIR: z.string().min(1).default(path.join(os.homedir(), '.cache', 'skrya')),
+  SKRYA_KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092'),
+  SKRYA_REGISTRY_URL: z.string().url().default('http://127.0.0.1:18081/apis/ccompat/v7'),
+  SKRYA_KAFKA_PORT: port.default(19092),
+  SKRYA_KAFKA_CONTROLLER_PORT: port.default(19093),
+  SKRYA_REGISTRY_PORT: port.default(18081),
+  SKRYA_REGISTRY_MANAGEMENT_PORT: port.default(18082),
+  SKRYA_KAFKA_VERSION: z.string().regex(/^\d+\.\d+\.\d+$/).default('4.1.1'),
+  SKRYA_APICURIO_VERSION: z.string().regex(/^\d+\.\d+\.\d+$/).default('3.3.3'),
+  /** A JDK for the registry: Apicurio 3.3 is built for Java 21+. Empty = look for one. */
+  SKRYA_REGISTRY_JAVA_HOME: z.string().default(''),
+  /** Prefixes every Kafka topic and group name, so tests and tenants of a shared cluster stay apart. */
+  SKRYA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+  SKRYA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A run whose end marker has not arrived this long after its last message is closed as incomplete. */
+  SKRYA_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+});
+
+export type SkryaConfig = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): SkryaConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new SkryaError('CONFIG_INVALID', `invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export function brokerList(config: SkryaConfig): string[] {
+  return config.SKRYA_KAFKA_BROKERS.split(',').map((broker) => broker.trim()).filter(Boolean);
+}

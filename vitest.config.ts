@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+const shared = { exclude: ['node_modules/**', '.skrya/**'] };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['**/*.test.ts'],
+          exclude: [...shared.exclude, '**/*.int.test.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: ['**/*.int.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // One broker on two cores: integration files run one at a time.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
