@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, destination, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -16,8 +16,8 @@ export function createLogger(options: { level?: string; name?: string; destinati
       level: options.level ?? 'info',
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { pid: process.pid },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { err: stdSerializers.err },
     },
-    options.destination ?? pino.destination(2),
+    options.destination ?? destination(2),
   );
 }
