@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 
-export const CAPABILITIES = ['rss_feed', 'web_search', 'news_search', 'site_search', 'social_search', 'document_fetch'] as const;
+// Spec 000's recommended names, plus local_file (spec 004's local source: a folder of notes).
+export const CAPABILITIES = ['rss_feed', 'web_search', 'news_search', 'site_search', 'social_search', 'document_fetch', 'local_file'] as const;
 export const capabilitySchema = z.enum(CAPABILITIES);
 export type Capability = z.infer<typeof capabilitySchema>;
 
