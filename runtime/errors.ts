@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   BLOCKED_URL: { retriable: false },
   CIRCUIT_OPEN: { retriable: true },
   NOT_CONFIGURED: { retriable: false },
+  /** 5xx or connection failure that outlasted the retries: the provider may recover later. */
+  PROVIDER_UNAVAILABLE: { retriable: true },
   // Operator input.
   INVALID_INPUT: { retriable: false },
   INVALID_ID: { retriable: false },
