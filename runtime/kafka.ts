@@ -1,0 +1,54 @@
+/** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
+import { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { brokerList, type SkryaConfig } from './config.ts';
+import type { Logger } from './logger.ts';
+import { TOPICS, TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../topics/topics.ts';
+
+export type { Kafka };
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya'): Kafka {
+  const kafkaLogger = logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    clientId,
+    brokers: brokerList(config),
+    // kafkajs's own INFO lines are noise at our INFO level; its warnings and errors are not.
+    logLevel: logLevel.WARN,
+    logCreator: () => ({ level, log }: LogEntry) => {
+      const { message, ...extra } = log;
+      kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker }, message);
+    },
+    retry: { initialRetryTime: 300, retries: 10, maxRetryTime: 10_000 },
+  });
+}
+
+export function createRegistry(config: SkryaConfig): SchemaRegistry {
+  return new SchemaRegistry({ host: config.SKRYA_REGISTRY_URL, retry: { retries: 3 } });
+}
+
+export function namingFrom(config: SkryaConfig): TopicNaming {
+  return { prefix: config.SKRYA_TOPIC_PREFIX };
+}
+
+/** Creates every topic of the table that does not exist yet; returns the physical names it created. */
+export async function createTopics(admin: Admin, naming: TopicNaming, names: readonly TopicName[] = TOPIC_NAMES): Promise<string[]> {
+  const existing = new Set(await admin.listTopics());
+  const missing: ITopicConfig[] = names
+    .filter((name) => !existing.has(physicalTopic(naming, name)))
+    .map((name) => ({
+      topic: physicalTopic(naming, name),
+      numPartitions: TOPICS[name].partitions,
+      replicationFactor: 1,
+      configEntries: Object.entries(TOPICS[name].config).map(([configName, value]) => ({ name: configName, value })),
+    }));
+  if (missing.length === 0) return [];
+  await admin.createTopics({ topics: missing, waitForLeaders: true });
+  return missing.map((topic) => topic.topic);
+}

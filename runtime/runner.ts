@@ -1,0 +1,342 @@
+/**
+ * The service runner: the only code that consumes from Kafka. For each input it decodes (Avro via
+ * the registry), validates (zod), calls the service's pure handler, produces every outcome, waits
+ * for the broker's acknowledgements and only then commits. Permanent failures go to dead-letters
+ * with a reason code; retriable ones (registry or broker down) are retried in place with backoff.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { isSkryaError } from './errors.ts';
+import type { Logger } from './logger.ts';
+import type { Serde } from './serde.ts';
+import type { Kafka } from './kafka.ts';
+import { TOPICS, consumerGroup, physicalTopic, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import type { z } from 'zod';
+
+export const HEADERS = {
+  tenant: 'skrya-tenant',
+  topicId: 'skrya-topic-id',
+  runId: 'skrya-run-id',
+  traceId: 'skrya-trace-id',
+  subject: 'skrya-schema-subject',
+  schemaId: 'skrya-schema-id',
+  stage: 'skrya-stage',
+  reasonCode: 'skrya-reason-code',
+} as const;
+
+type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
+
+/** What a handler decides for one input. An empty list is a decision too. */
+export type Outcome =
+  | { kind: 'emit'; topic: TopicName; key: string; value: unknown; headers?: Record<string, string> }
+  | { kind: 'drop'; reason: string }
+  | { kind: 'deadLetter'; code: string; message: string };
+
+export const emit = <T extends TopicName>(topic: T, key: string, value: ValueOf<T>, headers?: Record<string, string>): Outcome => ({ kind: 'emit', topic, key, value, ...(headers ? { headers } : {}) });
+export const drop = (reason: string): Outcome => ({ kind: 'drop', reason });
+export const deadLetter = (code: string, message: string): Outcome => ({ kind: 'deadLetter', code, message });
+
+export interface IncomingMessage<T> {
+  topic: TopicName;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: T;
+  headers: Record<string, string>;
+  timestamp: string;
+}
+
+export interface HandlerContext {
+  /** Long handlers (provider calls) call this so the group does not evict the consumer. */
+  heartbeat: () => Promise<void>;
+  signal: AbortSignal;
+}
+
+export interface Handler<T extends TopicName> {
+  input: T;
+  handle(message: IncomingMessage<ValueOf<T>>, context: HandlerContext): Promise<Outcome[]> | Outcome[];
+  /**
+   * Stateful stages (the collector) keep inputs in memory until a run closes: the runner never
+   * commits past the lowest offset such a handler still holds, so a crash re-reads them.
+   */
+  heldFrom?(partition: number): string | null;
+  /** Periodic work such as closing runs whose end marker never came. */
+  tick?(now: Date): Promise<Outcome[]> | Outcome[];
+  /** A new partition assignment: held state will be re-read from the committed offsets. */
+  onAssignment?(): void;
+}
+
+export interface RunnerOptions<T extends TopicName> {
+  service: string;
+  kafka: Kafka;
+  serde: Serde;
+  naming: TopicNaming;
+  logger: Logger;
+  handler: Handler<T>;
+  /** Inputs larger than this are dead-lettered as OVERSIZED without decoding. */
+  maxInputBytes?: number;
+  tickIntervalMs?: number;
+  fromBeginning?: boolean;
+  /** Observers for metrics and tests. */
+  onOutcome?: (service: string, outcome: Outcome['kind'] | 'deadLetter', code?: string) => void;
+}
+
+export interface RunningService {
+  service: string;
+  stop(): Promise<void>;
+  /** Resolves once the consumer has joined its group and received an assignment. */
+  ready: Promise<void>;
+}
+
+interface ProducedRecord {
+  topic: string;
+  message: { key: string | Buffer | null; value: Buffer; headers: Record<string, string> };
+}
+
+const DEFAULT_MAX_INPUT_BYTES = 15 * 1024 * 1024;
+const FLUSH_EVERY = 500;
+
+function headersToRecord(headers: IHeaders | undefined): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) record[name] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+  }
+  return record;
+}
+
+function runFields(value: unknown): { tenant?: string; topicId?: string; runId?: string } {
+  if (typeof value !== 'object' || value === null) return {};
+  const record = value as Record<string, unknown>;
+  return {
+    ...(typeof record.tenant === 'string' ? { tenant: record.tenant } : {}),
+    ...(typeof record.topic_id === 'string' ? { topicId: record.topic_id } : {}),
+    ...(typeof record.run_id === 'string' ? { runId: record.run_id } : {}),
+  };
+}
+
+/** Headers on every message: tenant, topic id, run id, trace id, schema subject and id, producing stage. */
+function standardHeaders(options: { stage: string; naming: TopicNaming; serde: Serde; topic: TopicName; value: unknown; traceId?: string | undefined }): Record<string, string> {
+  const fields = runFields(options.value);
+  return {
+    [HEADERS.traceId]: options.traceId ?? randomUUID(),
+    [HEADERS.stage]: options.stage,
+    [HEADERS.subject]: valueSubject(options.naming, options.topic),
+    [HEADERS.schemaId]: String(options.serde.schemaId(options.topic)),
+    ...(fields.tenant ? { [HEADERS.tenant]: fields.tenant } : {}),
+    ...(fields.topicId ? { [HEADERS.topicId]: fields.topicId } : {}),
+    ...(fields.runId ? { [HEADERS.runId]: fields.runId } : {}),
+  };
+}
+
+async function retryWhileRetriable<R>(work: () => Promise<R>, options: { isRunning: () => boolean; heartbeat: () => Promise<void>; logger: Logger; what: string }): Promise<R> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isSkryaError(error) || !error.retriable || !options.isRunning()) throw error;
+      const delay = Math.min(5_000, 200 * 2 ** Math.min(attempt, 5));
+      options.logger.warn({ code: error.code, attempt, delayMs: delay }, `${options.what} failed, retrying`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await options.heartbeat();
+    }
+  }
+}
+
+export async function startService<T extends TopicName>(options: RunnerOptions<T>): Promise<RunningService> {
+  const { service, kafka, serde, naming, handler } = options;
+  const inputTopic = physicalTopic(naming, handler.input);
+  const logger = options.logger.child({ service, topic: inputTopic });
+  const maxInputBytes = options.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const abort = new AbortController();
+
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const consumer: Consumer = kafka.consumer({
+    groupId: consumerGroup(naming, service),
+    sessionTimeout: 45_000,
+    rebalanceTimeout: 60_000,
+    heartbeatInterval: 3_000,
+    allowAutoTopicCreation: false,
+    maxBytes: 32 * 1024 * 1024,
+    maxBytesPerPartition: 16 * 1024 * 1024,
+  });
+
+  let resolveReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    resolveReady = resolve;
+  });
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
+    handler.onAssignment?.();
+    resolveReady();
+  });
+
+  await producer.connect();
+  await consumer.connect();
+  await consumer.subscribe({ topic: inputTopic, fromBeginning: options.fromBeginning ?? true });
+
+  async function toRecord(outcome: Extract<Outcome, { kind: 'emit' }>, inbound: Record<string, string>): Promise<ProducedRecord> {
+    const value = await serde.encode(outcome.topic, outcome.value as never);
+    const headers = {
+      ...standardHeaders({ stage: service, naming, serde, topic: outcome.topic, value: outcome.value, traceId: inbound[HEADERS.traceId] }),
+      ...outcome.headers,
+    };
+    return { topic: physicalTopic(naming, outcome.topic), message: { key: outcome.key, value, headers } };
+  }
+
+  async function deadLetterRecord(message: KafkaMessage, partition: number, code: string, errorMessage: string): Promise<ProducedRecord> {
+    const inbound = headersToRecord(message.headers);
+    const tenantHeader = inbound[HEADERS.tenant];
+    const value = await serde.encode('dead-letters', {
+      source_topic: inputTopic,
+      source_partition: partition,
+      source_offset: message.offset,
+      original_key: message.key ?? null,
+      original_value: message.value ?? null,
+      original_headers_json: JSON.stringify(inbound),
+      stage: service,
+      reason_code: code,
+      error_message: errorMessage.slice(0, 4_000),
+      failed_at: new Date().toISOString(),
+      tenant: tenantHeader && /^[a-z0-9][a-z0-9-]{0,62}$/.test(tenantHeader) ? tenantHeader : null,
+    });
+    options.onOutcome?.(service, 'deadLetter', code);
+    logger.warn({ partition, offset: message.offset, code }, 'dead-lettered');
+    return {
+      topic: physicalTopic(naming, 'dead-letters'),
+      message: { key: message.key ?? null, value, headers: { [HEADERS.stage]: service, [HEADERS.reasonCode]: code, ...(tenantHeader ? { [HEADERS.tenant]: tenantHeader } : {}) } },
+    };
+  }
+
+
+  /** Decode, validate and handle one message; permanent failures become a dead-letter record. */
+  async function process(message: KafkaMessage, partition: number, context: HandlerContext & { isRunning: () => boolean }): Promise<ProducedRecord[]> {
+    if (message.value === null) return [await deadLetterRecord(message, partition, 'UNDECODABLE', 'empty (tombstone) value')];
+    if (message.value.length > maxInputBytes) return [await deadLetterRecord(message, partition, 'OVERSIZED', `value of ${message.value.length} bytes exceeds ${maxInputBytes}`)];
+    const inbound = headersToRecord(message.headers);
+    try {
+      const value = await retryWhileRetriable(() => serde.decode(handler.input, message.value as Buffer), { ...context, logger, what: 'decode' });
+      const incoming: IncomingMessage<ValueOf<T>> = {
+        topic: handler.input,
+        partition,
+        offset: message.offset,
+        key: message.key?.toString('utf8') ?? null,
+        value: value as ValueOf<T>,
+        headers: inbound,
+        timestamp: message.timestamp,
+      };
+      const outcomes = await retryWhileRetriable(async () => handler.handle(incoming, context), { ...context, logger, what: 'handle' });
+      const records: ProducedRecord[] = [];
+      for (const outcome of outcomes) {
+        if (outcome.kind === 'emit') records.push(await toRecord(outcome, inbound));
+        else if (outcome.kind === 'deadLetter') records.push(await deadLetterRecord(message, partition, outcome.code, outcome.message));
+        else {
+          options.onOutcome?.(service, 'drop');
+          logger.debug({ partition, offset: message.offset, reason: outcome.reason }, 'dropped');
+        }
+      }
+      for (const record of records) if (record.topic !== physicalTopic(naming, 'dead-letters')) options.onOutcome?.(service, 'emit');
+      return records;
+    } catch (error) {
+      // Permanent: the message can never succeed, so it must not block the partition.
+      if (isSkryaError(error) && !error.retriable) return [await deadLetterRecord(message, partition, error.code, error.message)];
+      throw error;
+    }
+  }
+
+  async function flush(records: ProducedRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const byTopic = new Map<string, ProducedRecord['message'][]>();
+    for (const record of records) {
+      const list = byTopic.get(record.topic) ?? [];
+      list.push(record.message);
+      byTopic.set(record.topic, list);
+    }
+    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+  }
+
+  async function commit(partition: number, nextOffset: string): Promise<void> {
+    const held = handler.heldFrom?.(partition) ?? null;
+    const offset = held !== null && BigInt(held) < BigInt(nextOffset) ? held : nextOffset;
+    await consumer.commitOffsets([{ topic: inputTopic, partition, offset }]);
+  }
+
+  async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const context = { heartbeat, isRunning: () => isRunning() && !abort.signal.aborted, signal: abort.signal };
+    let pending: ProducedRecord[] = [];
+    let lastProcessed: string | null = null;
+    const flushAndCommit = async () => {
+      await flush(pending);
+      pending = [];
+      if (lastProcessed !== null) await commit(batch.partition, (BigInt(lastProcessed) + 1n).toString());
+      await heartbeat();
+    };
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) break;
+      pending.push(...(await process(message, batch.partition, context)));
+      resolveOffset(message.offset);
+      lastProcessed = message.offset;
+      if (pending.length >= FLUSH_EVERY) await flushAndCommit();
+    }
+    await flushAndCommit();
+  }
+
+  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 3, eachBatch });
+
+  let ticking = false;
+  const timer = handler.tick
+    ? setInterval(() => {
+        if (ticking) return;
+        ticking = true;
+        void (async () => {
+          try {
+            const outcomes = await handler.tick!(new Date());
+            const records: ProducedRecord[] = [];
+            for (const outcome of outcomes) if (outcome.kind === 'emit') records.push(await toRecord(outcome, {}));
+            await flush(records);
+          } catch (error) {
+            logger.error({ err: error }, 'periodic work failed; it runs again on the next tick');
+          } finally {
+            ticking = false;
+          }
+        })();
+      }, options.tickIntervalMs ?? 1_000)
+    : null;
+
+  logger.info('service started');
+  return {
+    service,
+    ready,
+    async stop() {
+      abort.abort();
+      if (timer) clearInterval(timer);
+      // disconnect() lets the in-flight batch finish (it flushes and commits) before leaving the group.
+      await consumer.disconnect();
+      await producer.disconnect();
+      logger.info('service stopped');
+    },
+  };
+}
+
+/** Produces messages outside a consumer (the monitor's schedule, `skrya request`, `skrya ingest`), awaiting acks. */
+export interface Publisher {
+  publish<T extends TopicName>(topic: T, key: string, value: ValueOf<T>, headers?: Record<string, string>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createPublisher(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; stage: string }): Promise<Publisher> {
+  const producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  return {
+    async publish(topic, key, value, headers) {
+      const encoded = await options.serde.encode(topic, value);
+      await producer.send({
+        topic: physicalTopic(options.naming, topic),
+        acks: -1,
+        messages: [{ key, value: encoded, headers: { ...standardHeaders({ stage: options.stage, naming: options.naming, serde: options.serde, topic, value }), ...headers } }],
+      });
+    },
+    close: () => producer.disconnect(),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Avro in the Confluent wire format (magic byte 0, 4-byte schema id, Avro body) through a real
+ * schema registry, with the zod contract checked on both sides. Every failure becomes a SkryaError
+ * whose code tells the runner whether to dead-letter (permanent) or retry (registry down).
+ */
+import { SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { SkryaError, describeError } from './errors.ts';
+import { TOPICS, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import type { z } from 'zod';
+
+export const WIRE_MAGIC_BYTE = 0;
+const WIRE_HEADER_BYTES = 5;
+export const SUBJECT_COMPATIBILITY = 'BACKWARD_TRANSITIVE';
+
+type ContractOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
+
+export interface Serde {
+  encode<T extends TopicName>(topic: T, value: ContractOf<T>): Promise<Buffer>;
+  decode<T extends TopicName>(topic: T, bytes: Buffer): Promise<ContractOf<T>>;
+  schemaId(topic: TopicName): number;
+}
+
+/** Registry failures that are not about the message: the registry is down or overloaded. */
+function isRegistryUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return status >= 500 || status === 408 || status === 429;
+  const text = describeError(error);
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|Timeout/i.test(text);
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 404;
+}
+
+function contractIssues(error: z.ZodError): string {
+  return error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+}
+
+async function setSubjectCompatibility(registryUrl: string, subject: string): Promise<void> {
+  const response = await fetch(`${registryUrl}/config/${encodeURIComponent(subject)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+    body: JSON.stringify({ compatibility: SUBJECT_COMPATIBILITY }),
+  });
+  if (!response.ok) {
+    throw new SkryaError('REGISTRY_UNAVAILABLE', `setting ${SUBJECT_COMPATIBILITY} on ${subject} failed: HTTP ${response.status} ${await response.text()}`);
+  }
+}
+
+/**
+ * Registers each topic's value schema (idempotent: the same schema keeps its id) under
+ * BACKWARD_TRANSITIVE, and returns a serde bound to those ids.
+ */
+export async function createSerde(options: { registry: SchemaRegistry; registryUrl: string; naming: TopicNaming; topics: readonly TopicName[] }): Promise<Serde> {
+  const { registry, registryUrl, naming } = options;
+  const ids = new Map<TopicName, number>();
+  for (const topic of options.topics) {
+    const subject = valueSubject(naming, topic);
+    const schema = JSON.stringify(TOPICS[topic].avro);
+    try {
+      await setSubjectCompatibility(registryUrl, subject);
+      const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject, compatibility: SUBJECT_COMPATIBILITY as never });
+      ids.set(topic, id);
+    } catch (error) {
+      if (error instanceof SkryaError) throw error;
+      const code = isRegistryUnavailable(error) ? 'REGISTRY_UNAVAILABLE' : 'SCHEMA_INVALID';
+      throw new SkryaError(code, `registering ${subject} failed: ${describeError(error)}`, { cause: error });
+    }
+  }
+
+  function schemaId(topic: TopicName): number {
+    const id = ids.get(topic);
+    if (id === undefined) throw new SkryaError('UNKNOWN_SCHEMA', `no schema registered for topic ${topic} in this serde`);
+    return id;
+  }
+
+  return {
+    schemaId,
+
+    async encode(topic, value) {
+      const parsed = TOPICS[topic].contract.safeParse(value);
+      if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `refusing to write an invalid ${topic} message: ${contractIssues(parsed.error)}`);
+      try {
+        return await registry.encode(schemaId(topic), parsed.data);
+      } catch (error) {
+        throw new SkryaError('SCHEMA_INVALID', `Avro encoding of a ${topic} message failed: ${describeError(error)}`, { cause: error });
+      }
+    },
+
+    async decode(topic, bytes) {
+      if (bytes.length < WIRE_HEADER_BYTES || bytes[0] !== WIRE_MAGIC_BYTE) {
+        throw new SkryaError('UNDECODABLE', `not Confluent wire format: expected magic byte 0 and a 4-byte schema id, got ${bytes.length} bytes starting ${bytes.subarray(0, 5).toString('hex') || '(empty)'}`);
+      }
+      let decoded: unknown;
+      try {
+        decoded = await registry.decode(bytes, { [SchemaType.AVRO]: { readerSchema: TOPICS[topic].avro as never } });
+      } catch (error) {
+        if (isNotFound(error)) throw new SkryaError('UNKNOWN_SCHEMA', `schema id ${bytes.readUInt32BE(1)} is unknown to the registry`, { cause: error });
+        if (isRegistryUnavailable(error)) throw new SkryaError('REGISTRY_UNAVAILABLE', `the registry could not be reached to decode: ${describeError(error)}`, { cause: error });
+        throw new SkryaError('UNDECODABLE', `Avro decoding failed (truncated or foreign payload): ${describeError(error)}`, { cause: error });
+      }
+      const parsed = TOPICS[topic].contract.safeParse(decoded);
+      if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `${topic} message breaks its contract: ${contractIssues(parsed.error)}`);
+      return parsed.data as ContractOf<typeof topic>;
+    },
+  };
+}

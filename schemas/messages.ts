@@ -1,0 +1,213 @@
+/**
+ * The semantic rules of every Kafka message, checked after Avro decoding and before encoding.
+ * Field sets match schemas/avro.ts; schemas/contracts.test.ts proves it.
+ */
+import { z } from 'zod';
+import { ID_PATTERN } from '../runtime/ids.ts';
+import { CAPABILITIES, INTENTS, isoDateTime } from './ingest.ts';
+
+const id = z.string().regex(ID_PATTERN, 'must match ^[a-z0-9][a-z0-9-]{0,62}$');
+const runId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'run ids are lowercase letters, digits and dashes');
+const unit = z.number().min(0).max(1);
+const nullableString = z.string().nullable();
+const count = z.number().int().min(0);
+
+export const RETRIEVAL_REQUEST_VERSION = 'skrya.retrieval-request.v1';
+export const INGEST_VERSION = 'skrya.ingest.v1';
+
+export const requestContextSchema = z.object({
+  requested_at: isoDateTime,
+  window_since: isoDateTime,
+  window_until: isoDateTime,
+  queries: z.array(z.string()),
+  sub_queries: z.array(z.string()),
+  intent: z.enum(INTENTS).nullable(),
+  languages: z.array(z.string()),
+  max_items: z.number().int().min(1).max(10_000),
+  boost_domains: z.array(z.string()),
+});
+export type RequestContext = z.infer<typeof requestContextSchema>;
+
+export const producerSchema = z.object({
+  kind: z.enum(['provider', 'runtime-skill']),
+  name: z.string().min(1),
+  persistent: z.boolean(),
+  capabilities: z.array(z.enum(CAPABILITIES)),
+});
+export type Producer = z.infer<typeof producerSchema>;
+
+export const providerStatusSchema = z.object({
+  provider: z.string().min(1),
+  capability: z.string(),
+  status: z.enum(['ok', 'error', 'skipped', 'not_connected']),
+  code: nullableString,
+  message: nullableString,
+  calls: count,
+  results: count,
+});
+export type ProviderStatus = z.infer<typeof providerStatusSchema>;
+
+export const retrievalRequestSchema = z.object({
+  interface_version: z.literal(RETRIEVAL_REQUEST_VERSION),
+  tenant: id,
+  topic_id: id,
+  run_id: runId,
+  requested_at: isoDateTime,
+  trigger: z.enum(['SCHEDULE', 'CLI', 'REPLAY']),
+  time_window: z.object({ since: isoDateTime, until: isoDateTime }).refine((window) => Date.parse(window.since) <= Date.parse(window.until), 'time_window.since must not be after until'),
+  capabilities: z.array(z.enum(CAPABILITIES)).min(1),
+  queries: z.array(z.string().min(1)),
+  languages: z.array(z.string().min(1)),
+  max_items: z.number().int().min(1).max(10_000),
+  locations: z.object({
+    feeds: z.array(z.string().min(1)),
+    paths: z.array(z.string().min(1)),
+    urls: z.array(z.string().min(1)),
+    sites: z.array(z.string().min(1)),
+  }),
+  intent: z.enum(INTENTS).nullable(),
+  sub_queries: z.array(z.string().min(1)),
+  boost_domains: z.array(z.string().min(1)),
+  plan_json: z.string().nullable(),
+});
+export type RetrievalRequest = z.infer<typeof retrievalRequestSchema>;
+
+const providerResponseSchema = z.object({
+  sequence: count,
+  capability: z.enum(CAPABILITIES),
+  sub_query: nullableString,
+  counter_evidence: z.boolean(),
+  fetched_at: isoDateTime,
+  http_status: z.number().int(),
+  content_type: z.string(),
+  url: nullableString,
+  payload: z.string(),
+});
+export type ProviderResponse = z.infer<typeof providerResponseSchema>;
+
+const runEndSchema = z.object({
+  response_count: count,
+  started_at: isoDateTime,
+  finished_at: isoDateTime,
+  provider_status: z.array(providerStatusSchema),
+  degradation_log_json: z.string(),
+});
+
+const runScoped = { tenant: id, topic_id: id, run_id: runId, request: requestContextSchema, producer: producerSchema };
+
+export const rawResultSchema = z.discriminatedUnion('kind', [
+  z.object({ ...runScoped, kind: z.literal('RESPONSE'), response: providerResponseSchema, run_end: z.null() }),
+  z.object({ ...runScoped, kind: z.literal('RUN_END'), response: z.null(), run_end: runEndSchema }),
+]);
+export type RawResult = z.infer<typeof rawResultSchema>;
+
+export const VERDICTS = ['ACCEPTED', 'DOWNWEIGHTED', 'QUARANTINED', 'DROPPED'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const reasonSchema = z.object({ code: z.string().min(1), field: z.string(), message: z.string() });
+export type Reason = z.infer<typeof reasonSchema>;
+
+export const scoreComponentsSchema = z.object({
+  keyword: unit,
+  freshness: unit,
+  authority: unit,
+  authority_tier: z.number().int().min(1).max(4),
+  boosted: z.boolean(),
+  agreement: z.number().min(0).max(1),
+  weight_keyword: unit,
+  weight_freshness: unit,
+  weight_authority: unit,
+});
+export type ScoreComponents = z.infer<typeof scoreComponentsSchema>;
+
+export const scoredItemSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  url: nullableString,
+  source_name: nullableString,
+  published_at: nullableString,
+  fetched_at: isoDateTime,
+  language: nullableString,
+  content: nullableString,
+  summary: nullableString,
+  evidence_type: nullableString,
+  confidence: z.enum(['high', 'medium', 'low']).nullable(),
+  canonical_url: nullableString,
+  content_hash: z.string().regex(/^[0-9a-f]{16,64}$/),
+  producer_name: z.string().min(1),
+  capability: z.enum(CAPABILITIES),
+  position: count,
+  response_sequence: count,
+  counter_evidence: z.boolean(),
+  sources: z.array(z.object({ provider: z.string().min(1), url: nullableString, item_id: z.string().min(1) })).min(1),
+  verdict: z.enum(VERDICTS),
+  reasons: z.array(reasonSchema),
+  injection_score: unit,
+  evidence: z.array(z.object({ rule: z.string(), technique: z.string(), field: z.string(), start: count, end: count, text: z.string() })),
+  score: unit.nullable(),
+  components: scoreComponentsSchema.nullable(),
+});
+export type ScoredItem = z.infer<typeof scoredItemSchema>;
+
+export const runCountsSchema = z.object({
+  raw_responses: count,
+  raw_items: count,
+  accepted: count,
+  downweighted: count,
+  quarantined: count,
+  dropped: count,
+  normalize_failures: count,
+});
+export type RunCounts = z.infer<typeof runCountsSchema>;
+
+const scoredRunEndSchema = z.object({
+  item_messages: count,
+  counts: runCountsSchema,
+  started_at: isoDateTime,
+  finished_at: isoDateTime,
+  provider_status: z.array(providerStatusSchema),
+  degradation_log_json: z.string(),
+});
+
+export const scoredResultSchema = z.discriminatedUnion('kind', [
+  z.object({ ...runScoped, kind: z.literal('ITEM'), item: scoredItemSchema, run_end: z.null() }),
+  z.object({ ...runScoped, kind: z.literal('RUN_END'), item: z.null(), run_end: scoredRunEndSchema }),
+]);
+export type ScoredResult = z.infer<typeof scoredResultSchema>;
+
+export const ingestBatchSchema = z.object({
+  interface_version: z.literal(INGEST_VERSION),
+  tenant: id,
+  topic_id: id,
+  run_id: runId,
+  retrieved_at: isoDateTime,
+  producer: producerSchema,
+  request: requestContextSchema,
+  items: z.array(scoredItemSchema),
+  stats: z.object({
+    counts: runCountsSchema,
+    merged_duplicates: count,
+    cut_by_max_items: count,
+    complete: z.boolean(),
+    incomplete_reason: nullableString,
+    provider_status: z.array(providerStatusSchema),
+    degradation_log_json: z.string(),
+  }),
+  digest_markdown: z.string(),
+});
+export type IngestBatch = z.infer<typeof ingestBatchSchema>;
+
+export const deadLetterSchema = z.object({
+  source_topic: z.string().min(1),
+  source_partition: z.number().int().min(0),
+  source_offset: z.string().regex(/^\d+$/),
+  original_key: z.instanceof(Buffer).nullable(),
+  original_value: z.instanceof(Buffer).nullable(),
+  original_headers_json: z.string(),
+  stage: z.string().min(1),
+  reason_code: z.string().min(1),
+  error_message: z.string(),
+  failed_at: isoDateTime,
+  tenant: id.nullable(),
+});
+export type DeadLetter = z.infer<typeof deadLetterSchema>;

@@ -1,0 +1,92 @@
+/**
+ * The topic table: every Kafka topic Skrya uses, with its partitions, retention, value contract
+ * and dead-letter topic. Topic, subject and group names are made here and nowhere else.
+ */
+import { deadLetterAvro, ingestBatchAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro } from '../schemas/avro.ts';
+import { deadLetterSchema, ingestBatchSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema } from '../schemas/messages.ts';
+import type { z } from 'zod';
+
+export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters';
+
+export interface TopicSpec<S extends z.ZodType = z.ZodType> {
+  name: TopicName;
+  partitions: number;
+  /** Kafka topic configs applied on creation. */
+  config: Record<string, string>;
+  /** Keys are `<tenant>/<topic-id>`: one topic's messages share a partition and keep their order. */
+  keyFormat: '<tenant>/<topic-id>';
+  avro: object;
+  contract: S;
+  deadLetterTopic: TopicName | null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const TOPICS = {
+  'retrieval-requests': {
+    name: 'retrieval-requests',
+    partitions: 6,
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(7 * DAY_MS) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: retrievalRequestAvro,
+    contract: retrievalRequestSchema,
+    deadLetterTopic: 'dead-letters',
+  },
+  'raw-results': {
+    name: 'raw-results',
+    partitions: 6,
+    // Replays read raw results back by timestamp, so they are kept longest.
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(30 * DAY_MS), 'max.message.bytes': String(16 * 1024 * 1024) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: rawResultAvro,
+    contract: rawResultSchema,
+    deadLetterTopic: 'dead-letters',
+  },
+  'scored-results': {
+    name: 'scored-results',
+    partitions: 6,
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(7 * DAY_MS) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: scoredResultAvro,
+    contract: scoredResultSchema,
+    deadLetterTopic: 'dead-letters',
+  },
+  'ingest-normalized': {
+    name: 'ingest-normalized',
+    partitions: 6,
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(30 * DAY_MS), 'max.message.bytes': String(16 * 1024 * 1024) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: ingestBatchAvro,
+    contract: ingestBatchSchema,
+    deadLetterTopic: 'dead-letters',
+  },
+  'dead-letters': {
+    name: 'dead-letters',
+    partitions: 1,
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(30 * DAY_MS), 'max.message.bytes': String(16 * 1024 * 1024) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: deadLetterAvro,
+    contract: deadLetterSchema,
+    deadLetterTopic: null,
+  },
+} as const satisfies Record<TopicName, TopicSpec>;
+
+export const TOPIC_NAMES = Object.keys(TOPICS) as TopicName[];
+
+/** Physical names: a prefix keeps tests, and tenants of a shared cluster, apart. */
+export interface TopicNaming {
+  prefix: string;
+}
+
+export function physicalTopic(naming: TopicNaming, topic: TopicName): string {
+  return `${naming.prefix}${topic}`;
+}
+
+/** Value subjects follow the topic-name strategy: `<physical topic>-value`. */
+export function valueSubject(naming: TopicNaming, topic: TopicName): string {
+  return `${physicalTopic(naming, topic)}-value`;
+}
+
+export function consumerGroup(naming: TopicNaming, service: string): string {
+  return `${naming.prefix}skrya-${service}`;
+}
