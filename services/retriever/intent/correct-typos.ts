@@ -1,0 +1,59 @@
+import { createMappedTextBuilder, type MappedText } from './mapped-text.ts';
+
+/** How two words differ when they are one edit apart (optimal string alignment), else null. */
+export function singleEdit(typed: string, known: string): 'transposition' | 'edit' | null {
+  if (typed === known) return null;
+  const lengthGap = typed.length - known.length;
+  if (Math.abs(lengthGap) > 1) return null;
+  let prefix = 0;
+  while (prefix < typed.length && prefix < known.length && typed[prefix] === known[prefix]) prefix += 1;
+  if (lengthGap === 0) {
+    if (typed.slice(prefix + 1) === known.slice(prefix + 1)) return 'edit';
+    const swapped = typed[prefix + 1] === known[prefix] && typed[prefix] === known[prefix + 1];
+    return swapped && typed.slice(prefix + 2) === known.slice(prefix + 2) ? 'transposition' : null;
+  }
+  const longer = lengthGap > 0 ? typed : known;
+  const shorter = lengthGap > 0 ? known : typed;
+  return longer.slice(prefix + 1) === shorter.slice(prefix) ? 'edit' : null;
+}
+
+/**
+ * The one word of `vocabulary` the typed word is a plausible slip of, or undefined.
+ * Swapped letters ("electoin") are corrected from 4 letters on; a dropped, doubled or wrong letter
+ * only from 7 on, because short words one letter apart are usually different words
+ * ("latent" is not "latest"). Two equally close candidates mean no correction.
+ */
+export function closestWord(typed: string, vocabulary: Iterable<string>): string | undefined {
+  if (typed.length < 4) return undefined;
+  let found: string | undefined;
+  for (const known of vocabulary) {
+    const edit = singleEdit(typed, known);
+    const plausible = edit === 'transposition' || (edit === 'edit' && typed.length >= 7 && known.length >= 7);
+    if (!plausible) continue;
+    if (found !== undefined) return undefined;
+    found = known;
+  }
+  return found;
+}
+
+/** Replaces misspelt ASCII words by the vocabulary word they slip from; spans keep pointing at the typed word. */
+export function correctTypos(mapped: MappedText, vocabulary: ReadonlySet<string>): MappedText {
+  const builder = createMappedTextBuilder();
+  let cursor = 0;
+  for (const match of mapped.text.matchAll(/[a-z]+/gu)) {
+    const word = match[0];
+    const start = match.index;
+    for (let unit = cursor; unit < start; unit += 1) builder.append(mapped.text.charAt(unit), mapped.origins[unit] ?? [0, 0]);
+    const correction = vocabulary.has(word) ? undefined : closestWord(word, vocabulary);
+    if (correction === undefined) {
+      for (let unit = start; unit < start + word.length; unit += 1) builder.append(mapped.text.charAt(unit), mapped.origins[unit] ?? [0, 0]);
+    } else {
+      const first = mapped.origins[start] ?? [0, 0];
+      const last = mapped.origins[start + word.length - 1] ?? first;
+      builder.append(correction, [first[0], last[1]]);
+    }
+    cursor = start + word.length;
+  }
+  for (let unit = cursor; unit < mapped.text.length; unit += 1) builder.append(mapped.text.charAt(unit), mapped.origins[unit] ?? [0, 0]);
+  return builder.build();
+}
