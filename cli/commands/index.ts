@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { registerStackCommand } from './stack.ts';
+import { registerRouteCommand } from './route.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
   registerStackCommand,
+  registerRouteCommand,
 ];
