@@ -27,9 +27,11 @@ export const SHIPPED_SIGNAL_RULES: SignalRuleSet = { rules: SIGNAL_RULES, vocabu
 
 /** Every signal of every intent found in the query, in order of position (stronger first on ties). */
 export function detectSignals(query: string, ruleSet: SignalRuleSet = SHIPPED_SIGNAL_RULES): DetectedSignal[] {
-  const matchable = correctTypos(normalizeQuery(query), ruleSet.vocabulary);
+  const folded = correctTypos(normalizeQuery(query), ruleSet.vocabulary);
+  const cased = normalizeQuery(query, { keepCase: true });
   const found: DetectedSignal[] = [];
   for (const rule of ruleSet.rules) {
+    const matchable = rule.caseSensitive ? cased : folded;
     for (const match of matchable.text.matchAll(rule.pattern)) {
       if (match[0].length === 0) continue;
       const groups = (match.indices ?? []).slice(1).filter((range): range is [number, number] => range !== undefined && range[1] > range[0]);

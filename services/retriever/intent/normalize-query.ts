@@ -5,13 +5,14 @@ const APOSTROPHES = /[\u2018\u2019\u02bc\u0060\u00b4]/gu;
 
 /**
  * The text signals are matched on: NFKC (full-width letters, digits and punctuation become ASCII),
- * lower case, typographic apostrophes as ', runs of whitespace as one space, trimmed.
- * Each grapheme is normalised on its own so every derived unit maps back to the typed query.
+ * lower case unless `keepCase`, typographic apostrophes as ', runs of whitespace as one space,
+ * trimmed. Each grapheme is normalised on its own so every derived unit maps back to the typed query.
  */
-export function normalizeQuery(query: string): MappedText {
+export function normalizeQuery(query: string, options: { keepCase?: boolean } = {}): MappedText {
   const builder = createMappedTextBuilder();
   for (const { segment, index } of graphemes.segment(query)) {
-    const normalized = segment.normalize('NFKC').toLowerCase().replace(APOSTROPHES, "'");
+    const compatible = segment.normalize('NFKC');
+    const normalized = (options.keepCase === true ? compatible : compatible.toLowerCase()).replace(APOSTROPHES, "'");
     const origin = [index, index + segment.length] as const;
     if (/^\s+$/u.test(normalized)) {
       const previous = builder.lastChar();

@@ -26,10 +26,16 @@ export interface SignalRule {
    */
   pattern: RegExp;
   role: SignalRole;
+  /** Matched against the query with its letter case kept (acronyms), instead of the folded text. */
+  caseSensitive: boolean;
 }
 
 function rule(intent: Intent, strength: SignalStrength, signal: string, pattern: RegExp, role: SignalRole = 'cue'): SignalRule {
-  return { intent, strength, signal, pattern: new RegExp(pattern.source, 'gdu'), role };
+  return { intent, strength, signal, pattern: new RegExp(pattern.source, 'gdu'), role, caseSensitive: false };
+}
+
+function casedRule(intent: Intent, strength: SignalStrength, signal: string, pattern: RegExp, role: SignalRole = 'cue'): SignalRule {
+  return { ...rule(intent, strength, signal, pattern, role), caseSensitive: true };
 }
 
 // Words that usually close a comparison adjective: "faster than", "more reliable than" (not "rather than").
@@ -57,7 +63,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('factual', 2, 'how many / how much', /\bhow (?:many|much|long|big|old|tall|far(?! along)|fast|heavy|large|often)\b/),
   rule('factual', 1, 'why X', /\bwhy\b/),
   rule('factual', 1, 'named concept (theorem, law, principle)', /\b(?:theorem|principle|paradox|law|lemma|conjecture|fallacy|effect|dilemma|hypothesis|equation)\b/, 'content'),
-  rule('factual', 3, '什么是 X', /什么是|啥是/),
+  casedRule('factual', 1, 'bare acronym (WAL in databases)', /^[A-Z][A-Z0-9]{1,5}s?(?: (?:in|for) [a-z][a-z -]*)?\??$/, 'content'),
+  rule('factual', 3, '什么是 X', /什么是|啥是|什么叫|何谓|何为/),
   rule('factual', 2, 'X 是什么', /是(?:什么|啥)(?:东西|玩意儿?)?|是个啥/),
   rule('factual', 3, 'X 什么意思 / 定义', /是?(?:什么|啥)意思|含义|的定义|定义|是指什么|指的是什么/),
   rule('factual', 2, 'X 原理 / 概念', /原理|概念|本质/),
@@ -76,13 +83,17 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('status', 3, 'how is X going', /\b(how(?:'s| is| are)) .+? (going|coming along|doing)\b/),
   rule('status', 3, 'X released yet', /\b(?:released|stable|stabili[sz]ed|available|supported|out|ready|done|merged|shipped|landed|fixed|launched) yet\b/),
   rule('status', 2, 'X yet?', /\byet\s*\??\s*$/),
+  rule('status', 3, 'is X done / has X shipped', /^(?:is|are|has|have|did|was|were) .+? (?:done|finished|complete|completed|shipped|released|merged|stable|stabili[sz]ed|ready|out|available|landed|deprecated|removed|dead)\s*\??$/),
+  rule('status', 3, 'where are we with X', /\bwhere (?:are|is|do|does) .+? (?:at|now|today|headed)\b|\bwhere are we\b|\bwhere (?:things|it) stands?\b/),
+  rule('status', 2, 'X GA / beta / EOL', /\b(?:ga|general availability|beta|alpha|eol|end of life|lts|deprecated|deprecation|adoption)\b/),
+  rule('status', 1, 'a year (2025)', /\b20[1-3]\d\b/, 'content'),
   rule('status', 3, 'X still maintained', /\bstill (?:maintained|alive|supported|active|relevant|developed|worth it)\b|\bis .+? dead\b/),
   rule('status', 3, 'X release date', /\bwhen (?:is|will|does) .+? (?:release|come out|launch|ship|land)\b|\brelease date\b/),
   rule('status', 2, 'X roadmap / changelog', /\b(?:roadmap|changelog|release notes|what changed|changes in|new features)\b/),
   rule('status', 2, 'X update', /(?<!^)\bupdates?\b/),
   rule('status', 1, 'currently / nowadays', /\b(?:currently|nowadays|these days|as of now|right now)\b/),
   rule('status', 3, 'X 最新进展 / 现状', /最新进展|最新情况|最新状态|进展|进度|现状|近况|状况/),
-  rule('status', 3, 'X 到哪一步了', /到(?:了)?哪一?步|到什么(?:程度|地步|阶段)|(?:什么|哪个)阶段/),
+  rule('status', 3, 'X 到哪一步了', /到(?:了)?哪一?步|到什么(?:程度|地步|阶段|水平)|(?:什么|哪个)阶段/),
   rule('status', 3, 'X 怎么样了', /(?:怎么样|如何|咋样)了/),
   rule('status', 3, 'X 发布了吗', /(?:发布|上线|推出|支持|稳定|合并|落地|量产|开源|出来|出)了(?:吗|没|没有)/),
   rule('status', 2, 'X 了吗', /了(?:吗|没有?)\s*[?]?\s*$/),
@@ -91,6 +102,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('status', 2, 'X 更新 / 路线图', /更新|路线图|变化/),
   rule('status', 2, 'X 还在维护吗', /还(?:在)?(?:维护|更新|活跃)|还能用吗/),
   rule('status', 1, '目前 / 现在', /目前|现在|当前|如今|眼下/),
+  rule('status', 2, 'X 情况', /(?<!什么)情况(?!下)|普及率|落地/),
 
   // ── comparison: two or more things weighed ───────────────────────────────────────────────
   rule('comparison', 3, 'X vs Y', /\bvs\b\.?|\bversus\b|\bv\.s\./, 'separator'),
@@ -100,6 +112,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('comparison', 3, 'compare X and Y', /\b(?:compare|comparing|comparison(?: of| between)?)\b/),
   rule('comparison', 3, 'pros and cons', /\bpros and cons\b(?: of)?|\btrade-?offs?\b(?: (?:of|between))?|\bhead[- ]to[- ]head\b|\bside by side\b/),
   rule('comparison', 3, 'which is better', /\bwhich\b(?: (?:one|is|are|should i|would you|to))?(?: \w+)? (?:better|best|faster|cheaper|easier|preferable|more \w+)\b/),
+  rule('comparison', 3, 'should I use X or Y', /\b(?:should|do) (?:i|we) (?:use|learn|pick|choose|go with|buy|get|start with|switch to) .+? or\b/),
   rule('comparison', 2, 'which X', /\bwhich (?:one|is|are|should|would|to)\b/),
   rule('comparison', 3, 'choose between X and Y', /\b(?:choose|choosing|pick|picking|decide|deciding) between\b/),
   rule('comparison', 2, 'X alternatives', /\balternatives?\b(?: to)?/),
@@ -127,7 +140,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('tutorial', 3, 'X 教程', /教程|指南|攻略|手把手|零基础|从零开始|一步一?步|步骤|使用方法|用法|怎么用|如何使用|上手|入门到精通/),
   rule('tutorial', 2, 'X 入门', /入门|学习|学会|示例|例子|实例|实战|报错|最佳实践/),
   rule('tutorial', 2, '怎么 X', /怎么(?!样|回事|了)|如何(?!了)|怎样(?!了)|咋(?!样)/),
-  rule('tutorial', 1, 'X 安装 / 配置', /安装|配置|部署|搭建|实现/, 'content'),
+  rule('tutorial', 1, 'X 安装 / 设置', /安装|配置|设置|开启|关闭|启用|禁用|修改|更改|部署|搭建|实现|编写|制作|升级|卸载|迁移|备份|恢复/, 'content'),
 
   // ── news: what happened recently ─────────────────────────────────────────────────────────
   rule('news', 3, 'X news', /\bnews\b|\bheadlines\b|\bbreaking\b/),
@@ -138,7 +151,9 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('news', 2, 'event: conference, election, outage', /\b(?:conference|keynote|summit|elections?|outage|acquisition|acquires|acquired|layoffs?|lawsuit|ipo|earnings|scores|launch event|funding round|verdict|ceasefire|earthquake)\b/, 'content'),
   rule('news', 1, 'X results', /\bresults\b/, 'content'),
   rule('news', 1, 'recent X', /\brecent(?:ly)?\b/),
-  rule('news', 3, 'X 新闻', /新闻|快讯|要闻|头条|资讯|热点/),
+  rule('news', 3, 'X 新闻', /新闻|快讯|要闻|头条|资讯|热点|(?<!发送|推送|接收)消息(?!队列|中间件|系统|推送|机制|总线|传递|格式|模型)/),
+  rule('news', 3, 'X weekly roundup', /\b(?:round-?up|recap|this week in)\b/),
+  rule('news', 2, 'X weekly', /\b(?:weekly|daily)\b/),
   rule('news', 3, '本周 X', /本周|这周|这一周|上周|今天|今日|昨天|昨日|昨晚|今晚|今早|刚刚|近日|本月|这几天/),
   rule('news', 3, 'X 发布了什么', /(?:发布|公布|宣布)了?(?:什么|哪些|啥)|发生了(?:什么|啥)|出了什么事|怎么回事|宣布/),
   rule('news', 2, '事件: 会议 / 选举 / 比赛', /发布会|大会|峰会|会议|选举|大选|比赛|赛果|比分|地震|事故|宕机|收购|裁员|起诉|融资|财报/, 'content'),
