@@ -112,18 +112,25 @@ function pathLabel(path: readonly PropertyKey[]): string {
   return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
-function describeIssue(raw: unknown, issue: z.core.$ZodIssue): { field: string; text: string } {
+export interface InputProblem {
+  field: string;
+  expected: string;
+  text: string;
+}
+
+function describeIssue(raw: unknown, issue: z.core.$ZodIssue): InputProblem {
   if (issue.code === 'unrecognized_keys') {
-    return { field: issue.keys.join(', '), text: `unknown field ${issue.keys.join(', ')}; allowed fields are ${list(FIELDS)}` };
+    const expected = `only the fields ${list(FIELDS)}`;
+    return { field: issue.keys.join(', '), expected, text: `unknown field ${issue.keys.join(', ')}; allowed are ${expected}` };
   }
   const field = String(issue.path[0] ?? 'input');
-  const expected = FIELD_EXPECTATIONS[field as keyof RouteInput] ?? 'a JSON object';
+  const expected = FIELD_EXPECTATIONS[field as keyof RouteInput] ?? 'a JSON object with the router input fields';
   const value = valueAt(raw, issue.path);
   const label = pathLabel(issue.path) || 'input';
   const shown = `is ${JSON.stringify(value)?.slice(0, 80)}`;
   // An enum issue's own message repeats the allowed values that `expected` already lists.
   const problem = value === undefined ? 'is missing' : issue.code === 'invalid_value' ? shown : `${shown} (${issue.message})`;
-  return { field, text: `${label} ${problem}; expected ${expected}` };
+  return { field, expected, text: `${label} ${problem}; expected ${expected}` };
 }
 
 /** Validates router input; throws INVALID_INPUT naming the field and what it accepts. */
@@ -132,6 +139,6 @@ export function parseRouteInput(raw: unknown): RouteInput {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => describeIssue(raw, issue));
   throw new SkryaError('INVALID_INPUT', `invalid route input: ${problems.map((problem) => problem.text).join('; ')}`, {
-    details: { fields: [...new Set(problems.map((problem) => problem.field))] },
+    details: { problems: problems.map(({ field, expected }) => ({ field, expected })) },
   });
 }

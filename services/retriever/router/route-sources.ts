@@ -34,7 +34,7 @@ function usableSources(input: RouteInput): SourceType[] {
     throw new SkryaError(
       'INVALID_INPUT',
       `invalid route input: providers [${input.providers.join(', ')}] include no web provider, so web cannot run and no other source besides counter is in available_sources; add tavily, bailian, exa, brave or document_fetch to providers, or local_file, vector or graph to available_sources`,
-      { details: { fields: ['providers', 'available_sources'] } },
+      { details: { problems: [{ field: 'providers', expected: 'at least one web provider' }, { field: 'available_sources', expected: 'a source besides web and counter' }] } },
     );
   }
   return usable;
