@@ -274,16 +274,20 @@ async function alreadyOurs(settings: StackSettings, name: ComponentName, healthy
   throw stackError(`start ${name}`, `pid ${pid} from an earlier \`stack up\` is running but not healthy; run \`skrya stack down\` and try again`, logFile(settings, name));
 }
 
-async function assertPortFree(port: number, variable: string, component: ComponentName): Promise<void> {
-  if (await portAcceptsConnections(port)) {
-    throw stackError(`start ${component}`, `port ${port} is already taken by another process; stop it or choose another port with ${variable}`);
+async function assertPortsFree(settings: StackSettings, component: ComponentName): Promise<void> {
+  const ports: Array<[number, string]> = component === 'kafka'
+    ? [[settings.kafkaPort, 'SKRYA_KAFKA_PORT'], [settings.controllerPort, 'SKRYA_KAFKA_CONTROLLER_PORT']]
+    : [[settings.registryPort, 'SKRYA_REGISTRY_PORT'], [settings.registryManagementPort, 'SKRYA_REGISTRY_MANAGEMENT_PORT']];
+  for (const [port, variable] of ports) {
+    if (await portAcceptsConnections(port)) {
+      throw stackError(`start ${component}`, `port ${port} is already taken by another process; stop it or choose another port with ${variable}`);
+    }
   }
 }
 
 async function startKafka(settings: StackSettings, report: Report): Promise<void> {
   if (await alreadyOurs(settings, 'kafka', () => kafkaHealthy(settings))) return;
-  await assertPortFree(settings.kafkaPort, 'SKRYA_KAFKA_PORT', 'kafka');
-  await assertPortFree(settings.controllerPort, 'SKRYA_KAFKA_CONTROLLER_PORT', 'kafka');
+  await assertPortsFree(settings, 'kafka');
   requireCommand('java', ['-version'], 'Java 17+ (for the Kafka broker)');
   const lib = ensureKafkaArtifacts(settings, report);
   const kafkaDir = path.join(settings.stateDir, 'kafka');
@@ -308,8 +312,7 @@ async function startKafka(settings: StackSettings, report: Report): Promise<void
 
 async function startRegistry(settings: StackSettings, report: Report): Promise<void> {
   if (await alreadyOurs(settings, 'registry', () => registryHealthy(settings))) return;
-  await assertPortFree(settings.registryPort, 'SKRYA_REGISTRY_PORT', 'registry');
-  await assertPortFree(settings.registryManagementPort, 'SKRYA_REGISTRY_MANAGEMENT_PORT', 'registry');
+  await assertPortsFree(settings, 'registry');
   const java = findRegistryJava(settings);
   const app = ensureRegistryArtifacts(settings, report);
   const dataDir = path.join(settings.stateDir, 'registry');
@@ -351,7 +354,19 @@ async function setGlobalCompatibility(settings: StackSettings): Promise<void> {
 export async function stackUp(settings: StackSettings, report: Report = () => {}): Promise<ComponentStatus[]> {
   requireCommand('mvn', ['-v'], 'Apache Maven (fetches the Kafka and registry artifacts)');
   fs.mkdirSync(settings.stateDir, { recursive: true });
-  await Promise.all([startKafka(settings, report), startRegistry(settings, report)]);
+  // Every port is checked before anything starts, so a clash leaves nothing half-started.
+  const components: Array<[ComponentName, () => Promise<void>]> = [['kafka', () => startKafka(settings, report)], ['registry', () => startRegistry(settings, report)]];
+  const toStart: typeof components = [];
+  for (const [name, start] of components) {
+    if (readOwnedPid(settings, name) === null) await assertPortsFree(settings, name);
+    toStart.push([name, start]);
+  }
+  const results = await Promise.allSettled(toStart.map(([, start]) => start()));
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    await stackDown(settings, report);
+    throw failure.reason;
+  }
   await setGlobalCompatibility(settings);
   return stackStatus(settings);
 }

@@ -314,7 +314,8 @@ export const deadLetterAvro = {
     { name: 'source_offset', type: 'string' },
     { name: 'original_key', type: ['null', 'bytes'], default: null },
     { name: 'original_value', type: ['null', 'bytes'], default: null },
-    { name: 'original_headers_json', type: 'string', default: '{}' },
+    // No '{}' default here: Apicurio 3.3's content-type detection rejects this schema with it (HTTP 422).
+    { name: 'original_headers_json', type: 'string' },
     { name: 'stage', type: 'string' },
     { name: 'reason_code', type: 'string' },
     { name: 'error_message', type: 'string' },

@@ -1,0 +1,81 @@
+/**
+ * Prometheus metrics: one prom-client Registry per service (no global default registry, so two
+ * services in one all-in-one process never collide), metric families created by small factories,
+ * and a /metrics endpoint.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface MetricsRegistryOptions {
+  /** Process metrics (CPU, memory, event loop lag); off in tests to keep output small. */
+  collectProcessMetrics?: boolean;
+}
+
+/** A Registry labelled with the service name. */
+export function createMetricsRegistry(service: string, options: MetricsRegistryOptions = {}): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  if (options.collectProcessMetrics) collectDefaultMetrics({ register: registry, prefix: 'skrya_' });
+  return registry;
+}
+
+export interface SkillMetrics {
+  calls: Counter<'skill' | 'status'>;
+  errors: Counter<'skill' | 'code'>;
+  duration: Histogram<'skill'>;
+}
+
+/** Provider skill calls (spec 002, observability layer). */
+export function createSkillMetrics(registry: Registry): SkillMetrics {
+  return {
+    calls: new Counter({
+      name: 'skrya_skill_calls_total',
+      help: 'Skill calls by skill and outcome (ok or error).',
+      labelNames: ['skill', 'status'] as const,
+      registers: [registry],
+    }),
+    errors: new Counter({
+      name: 'skrya_skill_errors_total',
+      help: 'Failed skill calls by skill and stable error code.',
+      labelNames: ['skill', 'code'] as const,
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'skrya_skill_call_duration_seconds',
+      help: 'Wall time of a skill call, retries included.',
+      labelNames: ['skill'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+  };
+}
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves GET /metrics in the Prometheus text format; port 0 picks a free port. */
+export function startMetricsServer(registry: Registry, port: number, host = '127.0.0.1'): Promise<MetricsServer> {
+  const server = http.createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${String(error)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () => new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done()))),
+      });
+    });
+  });
+}

@@ -1,0 +1,197 @@
+/**
+ * The foundation against the real broker and registry: kafkajs works with this Kafka version
+ * (produce, consume in a group, commit, create topics, transactions), Avro goes through the real
+ * registry in the Confluent wire format, an independent client (kcat) reads it, poison input is
+ * dead-lettered while the consumer keeps going, and the registry refuses incompatible schemas.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SchemaType } from '@kafkajs/confluent-schema-registry';
+import { brokerList } from '../../runtime/config.ts';
+import { HEADERS, emit, startService, type RunningService } from '../../runtime/runner.ts';
+import { createSerde } from '../../runtime/serde.ts';
+import { physicalTopic, valueSubject } from '../../topics/topics.ts';
+import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
+import { rawResponseFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
+
+let context: KafkaTestContext;
+
+beforeAll(async () => {
+  context = await createKafkaTestContext('foundation');
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+describe('kafkajs against this broker', () => {
+  it('creates topics, produces, consumes in a group and commits offsets', async () => {
+    const topic = `${context.config.SKRYA_TOPIC_PREFIX}plain-${randomBytes(3).toString('hex')}`;
+    await context.admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
+    expect(await context.admin.listTopics()).toContain(topic);
+
+    const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages: [{ key: 'k', value: 'one' }, { key: 'k', value: 'two' }, { key: 'k', value: 'three' }] });
+    await producer.disconnect();
+
+    const groupId = `group-${randomBytes(4).toString('hex')}`;
+    const consumer = context.kafka.consumer({ groupId });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const seen: string[] = [];
+    await new Promise<void>((resolve) => {
+      void consumer.run({
+        autoCommit: false,
+        eachMessage: async ({ partition, message }) => {
+          seen.push(message.value!.toString());
+          await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+          if (seen.length === 3) resolve();
+        },
+      });
+    });
+    await consumer.disconnect();
+    expect(seen).toEqual(['one', 'two', 'three']);
+
+    const committed = await context.admin.fetchOffsets({ groupId, topics: [topic] });
+    const total = committed[0]!.partitions.reduce((sum, partition) => sum + Math.max(0, Number(partition.offset)), 0);
+    expect(total).toBe(3);
+  });
+
+  it('runs a committed and an aborted transaction; read_committed sees only the committed one', async () => {
+    const topic = `${context.config.SKRYA_TOPIC_PREFIX}tx-${randomBytes(3).toString('hex')}`;
+    await context.admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    const producer = context.kafka.producer({ transactionalId: `tx-${randomBytes(4).toString('hex')}`, idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const aborted = await producer.transaction();
+    await aborted.send({ topic, messages: [{ value: 'aborted' }] });
+    await aborted.abort();
+    const committed = await producer.transaction();
+    await committed.send({ topic, messages: [{ value: 'committed' }] });
+    await committed.commit();
+    await producer.disconnect();
+
+    const consumer = context.kafka.consumer({ groupId: `tx-reader-${randomBytes(4).toString('hex')}`, readUncommitted: false });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const values = await new Promise<string[]>((resolve) => {
+      void consumer.run({ eachMessage: async ({ message }) => resolve([message.value!.toString()]) });
+    });
+    await consumer.disconnect();
+    expect(values).toEqual(['committed']);
+  });
+});
+
+describe('Avro through the real registry', () => {
+  it('produces Avro in the Confluent wire format and consumes it back', async () => {
+    const publisher = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await publisher.connect();
+    const request = retrievalRequestFixture();
+    const topic = physicalTopic(context.naming, 'retrieval-requests');
+    await publisher.send({ topic, acks: -1, messages: [{ key: 'acme/ai-browser', value: await context.serde.encode('retrieval-requests', request) }] });
+    await publisher.disconnect();
+
+    const [message] = await readMessages(context.kafka, topic, 1);
+    const registeredId = await context.registry.getLatestSchemaId(valueSubject(context.naming, 'retrieval-requests'));
+    expect(message!.value[0]).toBe(0);
+    expect(message!.value.readUInt32BE(1)).toBe(registeredId);
+    expect(await context.serde.decode('retrieval-requests', message!.value)).toEqual(request);
+  });
+
+  it('an independent client (kcat) reads what Skrya wrote: magic byte 0, then the registry schema id', async () => {
+    const kcat = spawnSync('kcat', ['-V'], { encoding: 'utf8' });
+    expect(kcat.error, 'kcat is required for this test: apt-get install kcat (.ci/run installs it)').toBeUndefined();
+
+    const topic = physicalTopic(context.naming, 'raw-results');
+    const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages: [{ key: 'acme/ai-browser', value: await context.serde.encode('raw-results', rawResponseFixture()) }] });
+    await producer.disconnect();
+
+    const read = spawnSync('kcat', ['-b', brokerList(context.config)[0]!, '-C', '-t', topic, '-o', 'beginning', '-c', '1', '-e', '-q', '-f', '%s'], { timeout: 30_000 });
+    expect(read.status).toBe(0);
+    const bytes = read.stdout;
+    expect(bytes[0]).toBe(0);
+    expect(bytes.readUInt32BE(1)).toBe(context.serde.schemaId('raw-results'));
+    expect(await context.registry.getLatestSchemaId(valueSubject(context.naming, 'raw-results'))).toBe(context.serde.schemaId('raw-results'));
+  });
+
+  it('subjects are BACKWARD_TRANSITIVE and the registry refuses an incompatible change', async () => {
+    const subject = valueSubject(context.naming, 'retrieval-requests');
+    const config = await fetch(`${context.config.SKRYA_REGISTRY_URL}/config/${subject}`).then((response) => response.json() as Promise<{ compatibilityLevel: string }>);
+    expect(config.compatibilityLevel).toBe('BACKWARD_TRANSITIVE');
+
+    // Retyping a field (max_items int → string) breaks every reader of the old data.
+    const incompatible = JSON.parse(JSON.stringify((await import('../../schemas/avro.ts')).retrievalRequestAvro)) as { fields: Array<{ name: string; type: unknown }> };
+    incompatible.fields.find((field) => field.name === 'max_items')!.type = 'string';
+    await expect(context.registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(incompatible) }, { subject, compatibility: 'BACKWARD_TRANSITIVE' as never }))
+      .rejects.toMatchObject({ status: 409 });
+
+    // Re-registering the same schema is idempotent: the same id comes back.
+    const again = await createSerde({ registry: context.registry, registryUrl: context.config.SKRYA_REGISTRY_URL, naming: context.naming, topics: ['retrieval-requests'] });
+    expect(again.schemaId('retrieval-requests')).toBe(context.serde.schemaId('retrieval-requests'));
+  });
+});
+
+describe('the runner with poison input', () => {
+  let service: RunningService | undefined;
+  let poison: KafkaTestContext;
+
+  beforeAll(async () => {
+    poison = await createKafkaTestContext('poison');
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await poison?.close();
+  });
+
+  it('dead-letters random bytes, a foreign schema id and a contract breach with reason codes, and keeps consuming', async () => {
+    // A pass-through service: each request becomes one raw-results run-end marker.
+    service = await startService({
+      service: 'passthrough',
+      kafka: poison.kafka,
+      serde: poison.serde,
+      naming: poison.naming,
+      logger: poison.logger,
+      handler: {
+        input: 'retrieval-requests',
+        handle: ({ value }) => [emit('raw-results', `${value.tenant}/${value.topic_id}`, {
+          ...rawResponseFixture(),
+          run_id: value.run_id,
+        })],
+      },
+    });
+    await service.ready;
+
+    const topic = physicalTopic(poison.naming, 'retrieval-requests');
+    const producer = poison.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const foreignSchema = Buffer.concat([Buffer.from([0, 0x7f, 0xff, 0xff, 0xf0]), randomBytes(20)]);
+    const breach = await poison.serde.encode('raw-results', rawResponseFixture());
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [
+        { key: 'acme/ai-browser', value: Buffer.concat([Buffer.from([0xff]), randomBytes(63)]) },
+        { key: 'acme/ai-browser', value: foreignSchema },
+        { key: 'acme/ai-browser', value: breach },
+        { key: 'acme/ai-browser', value: await poison.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: 'run-after-poison' })) },
+      ],
+    });
+    await producer.disconnect();
+
+    const deadLetters = await readMessages(poison.kafka, physicalTopic(poison.naming, 'dead-letters'), 3);
+    const decoded = await Promise.all(deadLetters.map((message) => poison.serde.decode('dead-letters', message.value)));
+    const codeAt = (offset: string) => decoded.find((letter) => letter.source_offset === offset)?.reason_code;
+    expect([codeAt('0'), codeAt('1'), codeAt('2')]).toEqual(['UNDECODABLE', 'UNKNOWN_SCHEMA', 'UNDECODABLE']);
+    expect(decoded.every((letter) => letter.stage === 'passthrough' && letter.source_topic === topic)).toBe(true);
+    expect(decoded.find((letter) => letter.source_offset === '0')?.original_value?.length).toBe(64);
+
+    const [output] = await readMessages(poison.kafka, physicalTopic(poison.naming, 'raw-results'), 1);
+    expect((await poison.serde.decode('raw-results', output!.value)).run_id).toBe('run-after-poison');
+    expect(output!.headers[HEADERS.stage]).toBe('passthrough');
+    expect(output!.headers[HEADERS.tenant]).toBe('acme');
+  });
+});
