@@ -23,12 +23,13 @@ export function singleEdit(typed: string, known: string): 'transposition' | 'edi
  * only from 7 on, because short words one letter apart are usually different words
  * ("latent" is not "latest"). Two equally close candidates mean no correction.
  */
-export function closestWord(typed: string, vocabulary: Iterable<string>): string | undefined {
+export function closestWord(typed: string, vocabulary: Iterable<string>, options: { transpositionsOnly?: boolean } = {}): string | undefined {
   if (typed.length < 4) return undefined;
   let found: string | undefined;
   for (const known of vocabulary) {
     const edit = singleEdit(typed, known);
-    const plausible = edit === 'transposition' || (edit === 'edit' && typed.length >= 7 && known.length >= 7);
+    const longEnough = typed.length >= 7 && known.length >= 7 && options.transpositionsOnly !== true;
+    const plausible = edit === 'transposition' || (edit === 'edit' && longEnough);
     if (!plausible) continue;
     if (found !== undefined) return undefined;
     found = known;
