@@ -1,0 +1,139 @@
+/**
+ * The one adapter base every skill shares (spec 002, adapter layer). A transport does the IO
+ * (real HTTP, the SSRF-guarded fetcher, the local disk, or recorded responses); this base turns
+ * what came back into a RawResponse or a stable error code, with per-attempt timeout, retry with
+ * backoff + jitter honouring Retry-After, and a circuit breaker per skill.
+ */
+import { SkryaError, isSkryaError, type ErrorCode } from '../../../../runtime/errors.ts';
+import type { AdapterMode, AdapterRequest, Clock, RawResponse, SkillAdapter } from '../types.ts';
+import type { CircuitBreaker } from './circuit-breaker.ts';
+import { backoffDelayMs, parseRetryAfterMs, sleep as realSleep, type RetryPolicy } from './retry-policy.ts';
+import type { CallContext, Transport, TransportResponse } from './transport.ts';
+
+export interface SkillAdapterOptions {
+  mode: AdapterMode;
+  transport: Transport;
+  retry: RetryPolicy;
+  breaker: CircuitBreaker;
+  clock: Clock;
+  /** Limit for one attempt (connect, headers and body), by kind of request. */
+  attemptTimeoutMs: Record<AdapterRequest['kind'], number>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+/** Makes per-call adapters: the executor only ever sees `request`. */
+export interface SkillAdapterFactory {
+  readonly mode: AdapterMode;
+  bind(call: CallContext): SkillAdapter;
+}
+
+/** Codes that say "the provider is unwell": they count towards opening the circuit. */
+const BREAKER_FAILURES: ReadonlySet<ErrorCode> = new Set(['ADAPTER_TIMEOUT', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED']);
+
+const BODY_EXCERPT_CHARS = 300;
+
+export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAdapterFactory {
+  const wait = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+
+  const attempt = async (request: AdapterRequest, call: CallContext): Promise<TransportResponse> => {
+    const timeoutMs = options.attemptTimeoutMs[request.kind];
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([call.signal, timeout]);
+    try {
+      return await options.transport.send(request, call, signal);
+    } catch (error) {
+      if (timeout.aborted || call.signal.aborted) {
+        throw new SkryaError('ADAPTER_TIMEOUT', `${call.skill}: ${call.signal.aborted ? 'cancelled by the caller' : `no complete answer within ${timeoutMs} ms`}`, {
+          cause: error,
+          details: { cancelled: call.signal.aborted, timeoutMs },
+        });
+      }
+      throw error;
+    }
+  };
+
+  const requestWithRetries = async (request: AdapterRequest, call: CallContext): Promise<RawResponse> => {
+    for (let retryIndex = 0; ; retryIndex += 1) {
+      const retriesLeft = retryIndex < options.retry.maxRetries;
+      let response: TransportResponse;
+      try {
+        response = await attempt(request, call);
+      } catch (error) {
+        if (isSkryaError(error) && error.code === 'PROVIDER_UNAVAILABLE' && retriesLeft) {
+          await wait(backoffDelayMs(options.retry, retryIndex, random), call.signal);
+          continue;
+        }
+        throw error;
+      }
+      if (response.status >= 200 && response.status < 300) {
+        return {
+          skill: call.skill,
+          body: response.body,
+          contentType: response.contentType,
+          httpStatus: response.status,
+          url: response.url,
+          fetchedAt: options.clock.now().toISOString(),
+        };
+      }
+      const failure = classifyFailure(response, call);
+      if (failure.code === 'RATE_LIMITED' || failure.code === 'PROVIDER_UNAVAILABLE') {
+        const retryAfterMs = parseRetryAfterMs(response.headers['retry-after'] ?? null, options.clock.now());
+        const waitTooLong = retryAfterMs !== null && retryAfterMs > options.retry.maxRetryAfterMs;
+        if (retriesLeft && !waitTooLong) {
+          await wait(retryAfterMs ?? backoffDelayMs(options.retry, retryIndex, random), call.signal);
+          continue;
+        }
+        throw new SkryaError(failure.code, `${failure.message} (after ${retryIndex + 1} attempt(s))`, {
+          details: { ...failure.details, attempts: retryIndex + 1, retryAfterMs },
+        });
+      }
+      throw new SkryaError(failure.code, failure.message, { details: failure.details });
+    }
+  };
+
+  return {
+    mode: options.mode,
+    bind(call) {
+      return {
+        mode: options.mode,
+        async request(request) {
+          options.breaker.admit(call.skill);
+          try {
+            const raw = await requestWithRetries(request, call);
+            options.breaker.recordSuccess(call.skill);
+            return raw;
+          } catch (error) {
+            if (isSkryaError(error) && BREAKER_FAILURES.has(error.code)) options.breaker.recordFailure(call.skill);
+            else options.breaker.recordSuccess(call.skill);
+            throw error;
+          }
+        },
+      };
+    },
+  };
+}
+
+interface Failure {
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** A non-2xx answer as a stable code. The body excerpt helps an operator; it never reaches the log event. */
+export function classifyFailure(response: TransportResponse, call: Pick<CallContext, 'skill' | 'declaration'>): Failure {
+  const { status } = response;
+  const details = { status, url: response.url, bodyExcerpt: response.body.slice(0, BODY_EXCERPT_CHARS) };
+  const quota = call.declaration.quota;
+  const quotaInBody = quota.body_markers.some((marker) => response.body.includes(marker));
+  if (status === 402 || quota.statuses.includes(status) || quotaInBody) {
+    return { code: 'QUOTA_EXHAUSTED', message: `${call.skill}: provider quota exhausted (HTTP ${status})`, details };
+  }
+  if (status === 401 || status === 403) {
+    return { code: 'AUTH_FAILED', message: `${call.skill}: provider refused the credentials (HTTP ${status})`, details };
+  }
+  if (status === 429) return { code: 'RATE_LIMITED', message: `${call.skill}: provider is rate limiting`, details };
+  if (status >= 500) return { code: 'PROVIDER_UNAVAILABLE', message: `${call.skill}: provider failed with HTTP ${status}`, details };
+  return { code: 'BAD_RESPONSE', message: `${call.skill}: unexpected HTTP ${status}`, details };
+}

@@ -1,0 +1,41 @@
+/**
+ * Language of a text with franc (trigrams), as ISO 639-1 where one exists. franc answers in
+ * ISO 639-3 (individual languages such as `cmn`, `arb`, `pes`); the table maps each to the
+ * two-letter code of the language or its macrolanguage. Codes without a 639-1 equivalent stay 639-3.
+ */
+import { franc } from 'franc';
+
+const ISO_639_3_TO_1: Readonly<Record<string, string>> = {
+  afr: 'af', als: 'sq', amh: 'am', arb: 'ar', ayr: 'ay', azj: 'az', bam: 'bm', bel: 'be', ben: 'bn', bod: 'bo',
+  bos: 'bs', bul: 'bg', cat: 'ca', ces: 'cs', ckb: 'ku', cmn: 'zh', dan: 'da', deu: 'de', ekk: 'et', ell: 'el',
+  eng: 'en', epo: 'eo', ewe: 'ee', fin: 'fi', fra: 'fr', fuf: 'ff', fuv: 'ff', glg: 'gl', guj: 'gu', hat: 'ht',
+  hau: 'ha', heb: 'he', hin: 'hi', hrv: 'hr', hun: 'hu', hye: 'hy', ibo: 'ig', iii: 'ii', ind: 'id', ita: 'it',
+  jav: 'jv', jpn: 'ja', kan: 'kn', kat: 'ka', kaz: 'kk', khk: 'mn', khm: 'km', kin: 'rw', kir: 'ky', knc: 'kr',
+  kng: 'kg', kor: 'ko', lao: 'lo', lin: 'ln', lit: 'lt', lug: 'lg', lvs: 'lv', mal: 'ml', mar: 'mr', mkd: 'mk',
+  mya: 'my', ndo: 'ng', nld: 'nl', nno: 'nn', nob: 'nb', npi: 'ne', nya: 'ny', pan: 'pa', pbu: 'ps', pes: 'fa',
+  plt: 'mg', pol: 'pl', por: 'pt', prs: 'fa', qug: 'qu', quy: 'qu', quz: 'qu', ron: 'ro', run: 'rn', rus: 'ru',
+  sag: 'sg', sin: 'si', slk: 'sk', slv: 'sl', sna: 'sn', som: 'so', sot: 'st', spa: 'es', src: 'sc', srp: 'sr',
+  ssw: 'ss', sun: 'su', swe: 'sv', swh: 'sw', tam: 'ta', tat: 'tt', tel: 'te', tgk: 'tg', tgl: 'tl', tha: 'th',
+  tir: 'ti', tsn: 'tn', tso: 'ts', tuk: 'tk', tur: 'tr', uig: 'ug', ukr: 'uk', urd: 'ur', uzn: 'uz', ven: 've',
+  vie: 'vi', wol: 'wo', xho: 'xh', ydd: 'yi', yor: 'yo', zlm: 'ms', zul: 'zu', zyb: 'za',
+};
+
+/** franc is reliable only with some text; it is also slow on whole books, so it reads the start. */
+const MIN_CHARS = 20;
+const SAMPLE_CHARS = 3_000;
+
+export function toIso6391(code: string): string {
+  return ISO_639_3_TO_1[code] ?? code;
+}
+
+/**
+ * Detected language, or the declared one (`<html lang>`, a feed's `<language>`, front matter)
+ * when the text is too short or ambiguous; null when neither says.
+ */
+export function detectLanguage(text: string, declared: string | null = null): string | null {
+  const sample = text.slice(0, SAMPLE_CHARS);
+  const detected = sample.trim().length >= MIN_CHARS ? franc(sample, { minLength: MIN_CHARS }) : 'und';
+  if (detected !== 'und') return toIso6391(detected);
+  const primary = declared?.trim().toLowerCase().split(/[-_]/)[0];
+  return primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
+}

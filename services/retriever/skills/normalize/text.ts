@@ -1,0 +1,22 @@
+/** Whitespace collapsed, trimmed. */
+export function cleanText(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+}
+
+/** A snippet of at most `max` characters, cut at a word boundary. */
+export function snippetOf(text: string, max = 300): string {
+  const clean = cleanText(text);
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > max * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/** Host name without "www.", for the `source` of a result. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}

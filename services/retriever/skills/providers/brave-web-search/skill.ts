@@ -1,0 +1,40 @@
+/** Brave web search: GET /res/v1/web/search, results under `web.results` (absent when nothing matched). */
+import { z } from 'zod';
+import { skillOutputSchema } from '../../output-schema.ts';
+import { defineSkill, type RawResponse } from '../../types.ts';
+import { parseProviderJson } from '../provider-json.ts';
+import { braveHitSchema, braveHitToResult } from '../brave-format.ts';
+import { searchFreshness, searchQuery } from '../search-input.ts';
+
+export const braveWebSearchInput = z.object({
+  query: searchQuery,
+  count: z.number().int().min(1).max(20).default(10),
+  freshness: searchFreshness,
+  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  search_lang: z.string().regex(/^[a-z]{2}(-[a-z]+)?$/).optional(),
+}).strict();
+
+const braveWebResponse = z.object({
+  web: z.object({ results: z.array(braveHitSchema) }).optional(),
+});
+
+export function parseBraveWebResponse(raw: RawResponse) {
+  const body = parseProviderJson(raw, braveWebResponse);
+  return (body.web?.results ?? []).map((hit) => braveHitToResult(hit, raw.fetchedAt));
+}
+
+export const braveWebSearchSkill = defineSkill({
+  declarationUrl: new URL('./declaration.json', import.meta.url),
+  fixturesDir: new URL('./fixtures/', import.meta.url),
+  input: braveWebSearchInput,
+  output: skillOutputSchema,
+  async execute(input, ctx) {
+    const query: Record<string, string> = { q: input.query, count: String(input.count) };
+    if (input.freshness) query.freshness = input.freshness;
+    if (input.country) query.country = input.country;
+    if (input.search_lang) query.search_lang = input.search_lang;
+    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/web/search', query });
+    return { output: { results: parseBraveWebResponse(raw) }, raw: [raw] };
+  },
+  parseResponse: parseBraveWebResponse,
+});
