@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { registerStackCommand } from './stack.ts';
+import { registerClassifyCommand } from './classify.ts';
 import { registerRouteCommand } from './route.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
   registerStackCommand,
+  registerClassifyCommand,
   registerRouteCommand,
 ];

@@ -117,7 +117,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('comparison', 3, 'choose between X and Y', /\b(?:choose|choosing|pick|picking|decide|deciding) between\b/),
   rule('comparison', 2, 'X alternatives', /\balternatives?\b(?: to)?/),
   rule('comparison', 1, 'X or Y', /\bor\b/, 'separator'),
-  rule('comparison', 3, 'X 和 Y 区别', /区别|差异|差别|异同|不同之处|有(?:何|什么|啥)不同|(?:有(?:何|什么|啥))?不一样|哪个好|哪个更|哪家好|优劣|优缺点|利弊/),
+  rule('comparison', 3, 'X 和 Y 区别 / 哪个好', /区别|差异|差别|异同|不同之处|有(?:何|什么|啥)不同|(?:有(?:何|什么|啥))?不一样|哪个好|哪个更|哪家好|优劣|优缺点|利弊/),
   rule('comparison', 3, 'X 对比 Y', /对比|相比于?|比起/, 'separator'),
   rule('comparison', 2, 'X 比较', /比较/),
   rule('comparison', 3, 'X 谁更强', CHINESE_COMPARATIVE),
