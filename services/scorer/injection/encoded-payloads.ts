@@ -1,0 +1,106 @@
+/**
+ * Finds encoded blobs (base64, hex, \u escapes, %-encoding, numeric HTML entities) in the original
+ * text and decodes those that turn out to be readable text. The decoded text is screened like any
+ * other text; a blob that decodes to binary noise (hashes, ids, image data) is ignored, which is
+ * what keeps base64 tutorials and checksums out of trouble.
+ */
+
+export type EncodingKind = 'base64' | 'hex' | 'unicode_escape' | 'percent' | 'html_entity';
+
+export interface DecodedPayload {
+  kind: EncodingKind;
+  /** Span of the encoded blob in the original string. */
+  start: number;
+  end: number;
+  decoded: string;
+}
+
+const BASE64 = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
+const BASE64_URL = /(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9_-]*[-_])[A-Za-z0-9_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const HEX = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])/g;
+const HEX_ESCAPES = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
+const UNICODE_ESCAPES = /(?:\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}){4,}/g;
+const PERCENT = /(?:[^\s%<>"']{0,12}%[0-9A-Fa-f]{2}){5,}[^\s%<>"']*/g;
+const HTML_ENTITIES = /(?:&#(?:x[0-9A-Fa-f]{1,6}|\d{1,7});){4,}/g;
+
+export function findEncodedPayloads(original: string): DecodedPayload[] {
+  const found: DecodedPayload[] = [];
+  const add = (kind: EncodingKind, pattern: RegExp, decode: (blob: string) => string | null) => {
+    for (const match of original.matchAll(pattern)) {
+      const blob = match[0];
+      const start = match.index ?? 0;
+      if (found.some((payload) => start < payload.end && start + blob.length > payload.start)) continue;
+      const decoded = decode(blob);
+      if (decoded !== null && looksLikeText(decoded)) found.push({ kind, start, end: start + blob.length, decoded });
+    }
+  };
+  // Cheap gates first: most text has no escapes, no %-runs and no long unbroken letter runs.
+  if (original.includes('\\u')) add('unicode_escape', UNICODE_ESCAPES, decodeUnicodeEscapes);
+  if (original.includes('\\x')) add('hex', HEX_ESCAPES, (blob) => decodeHex(blob.replace(/\\x/g, '')));
+  if (original.includes('&#')) add('html_entity', HTML_ENTITIES, decodeEntities);
+  if (original.includes('%')) add('percent', PERCENT, decodePercent);
+  add('hex', HEX, decodeHex);
+  add('base64', BASE64, (blob) => decodeBase64(blob, 'base64'));
+  add('base64', BASE64_URL, (blob) => decodeBase64(blob, 'base64url'));
+  return found;
+}
+
+function decodeBase64(blob: string, alphabet: 'base64' | 'base64url'): string | null {
+  // Pure letters are more likely an identifier or a long word than base64.
+  if (!/[0-9+/=_-]/.test(blob) && !/[A-Z].*[a-z]|[a-z].*[A-Z]/.test(blob)) return null;
+  return strictUtf8(Buffer.from(blob, alphabet));
+}
+
+function decodeHex(blob: string): string | null {
+  return strictUtf8(Buffer.from(blob, 'hex'));
+}
+
+function decodeUnicodeEscapes(blob: string): string | null {
+  try {
+    return blob.replace(/\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})/g, (_, braced: string | undefined, plain: string | undefined) => String.fromCodePoint(parseInt(braced ?? plain ?? '0', 16)));
+  } catch {
+    return null;
+  }
+}
+
+function decodeEntities(blob: string): string | null {
+  try {
+    return blob.replace(/&#(x?)([0-9A-Fa-f]+);/g, (_, hex: string, digits: string) => String.fromCodePoint(parseInt(digits, hex === 'x' ? 16 : 10)));
+  } catch {
+    return null;
+  }
+}
+
+function decodePercent(blob: string): string | null {
+  try {
+    return decodeURIComponent(blob.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function strictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Readable text: mostly letters and spaces, no control bytes, and more than one word. */
+export function looksLikeText(decoded: string): boolean {
+  if (decoded.length < 8) return false;
+  let readable = 0;
+  let spaces = 0;
+  let cjk = 0;
+  for (const char of decoded) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code === 0x20) spaces++;
+    if (code >= 0x4e00 && code <= 0x9fff) cjk++;
+    if ((code >= 0x20 && code < 0x7f) || code === 0x0a || (code >= 0xa0 && code !== 0xfffd)) readable++;
+  }
+  const total = [...decoded].length;
+  return readable / total > 0.95 && (spaces >= 2 || cjk >= 4);
+}

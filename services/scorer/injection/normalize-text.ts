@@ -1,0 +1,244 @@
+/**
+ * One pass over a field's text that produces the string every rule matches against:
+ * NFKC, lower case, Latin diacritics folded, invisible characters removed, Cyrillic and Greek
+ * lookalikes folded to Latin inside words that mix scripts. Whatever was invisible but carried
+ * text (Unicode tag characters, variation-selector bytes, bidi-overridden runs) is decoded and
+ * reported, and `offsets` maps every normalized index back to the original string, so evidence
+ * always points at what the author actually wrote.
+ */
+
+export type HiddenRunKind = 'unicode_tags' | 'variation_selectors' | 'bidi_override';
+
+export interface HiddenRun {
+  kind: HiddenRunKind;
+  /** Span in the original string (UTF-16 indices, end exclusive). */
+  start: number;
+  end: number;
+  /** The decoded text: tag characters as ASCII, selector bytes as UTF-8, a bidi run as displayed. */
+  text: string;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface NormalizedText {
+  original: string;
+  text: string;
+  /** offsets[i] is the original index of text[i]; offsets[text.length] is original.length. */
+  offsets: Int32Array;
+  hiddenRuns: HiddenRun[];
+  /** Original spans of zero-width characters sitting between two letters of one word. */
+  wordSplits: Span[];
+  /** Original spans of words that mix Latin with Cyrillic or Greek lookalikes. */
+  mixedScriptWords: Span[];
+}
+
+const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x00ad, 0x034f, 0x2061, 0x2062, 0x2063, 0x2064, 0x115f, 0x1160, 0x3164, 0xffa0]);
+const BIDI_OVERRIDE_START = new Set([0x202d, 0x202e]);
+const BIDI_CONTROL = new Set([0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c]);
+const BLACK_FLAG = 0x1f3f4;
+const CANCEL_TAG = 0xe007f;
+
+/** Lookalikes that render as a Latin letter; keys are the original code points (both cases). */
+const LOOKALIKES: ReadonlyMap<number, string> = new Map(
+  Object.entries({
+    // Cyrillic
+    а: 'a', А: 'a', в: 'b', В: 'b', е: 'e', Е: 'e', ё: 'e', ѕ: 's', Ѕ: 's', і: 'i', І: 'i', ї: 'i', ј: 'j', Ј: 'j', о: 'o', О: 'o',
+    р: 'p', Р: 'p', с: 'c', С: 'c', у: 'y', У: 'y', х: 'x', Х: 'x', һ: 'h', Һ: 'h', ԁ: 'd', ԛ: 'q', ԝ: 'w', Ԝ: 'w', ӏ: 'l', Ӏ: 'l',
+    к: 'k', К: 'k', м: 'm', М: 'm', н: 'h', Н: 'h', т: 't', Т: 't', ү: 'y', ɡ: 'g', ı: 'i',
+    // Greek
+    α: 'a', Α: 'a', β: 'b', Β: 'b', ε: 'e', Ε: 'e', ζ: 'z', Ζ: 'z', η: 'n', Η: 'h', ι: 'i', Ι: 'i', κ: 'k', Κ: 'k', Μ: 'm', ν: 'v', Ν: 'n',
+    ο: 'o', Ο: 'o', ρ: 'p', Ρ: 'p', τ: 't', Τ: 't', υ: 'u', Υ: 'y', χ: 'x', Χ: 'x', ϲ: 'c', Ϲ: 'c', ϳ: 'j',
+  }).map(([char, latin]) => [char.codePointAt(0) ?? 0, latin]),
+);
+
+function isLatinLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+function isHan(code: number): boolean {
+  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf);
+}
+
+/** Letters whose words a zero-width character has no business splitting (Persian and Indic need ZWNJ/ZWJ). */
+function isSplittableLetter(code: number): boolean {
+  return isLatinLetter(code) || isHan(code) || (code >= 0x30 && code <= 0x39);
+}
+
+function isWordCode(code: number): boolean {
+  return isLatinLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x27 || code > 0x7f && !isSeparatorLike(code);
+}
+
+function isSeparatorLike(code: number): boolean {
+  return (code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xff0f) || code === 0xa0;
+}
+
+export function normalizeText(original: string): NormalizedText {
+  const out: string[] = [];
+  const map: number[] = [];
+  const hiddenRuns: HiddenRun[] = [];
+  const wordSplits: Span[] = [];
+  const mixedScriptWords: Span[] = [];
+  // Folding non-ASCII characters is the slow part; repeated characters are looked up once per call.
+  const foldCache = new Map<number, string>();
+
+  let tagStart = -1;
+  let tagText = '';
+  let selectorStart = -1;
+  let selectorBytes: number[] = [];
+  let zeroWidthStart = -1;
+  let overrideStart = -1;
+  let overrideDepth = 0;
+  // Word being built, for the mixed-script rule.
+  let wordStartOut = -1;
+  let wordHasLatin = false;
+  let wordLookalikes = 0;
+  let wordLetters = 0;
+
+  const flushTags = (end: number) => {
+    if (tagStart < 0) return;
+    const precededByFlag = tagStart >= 2 && original.codePointAt(tagStart - 2) === BLACK_FLAG;
+    // Subdivision flags (England, Scotland, Wales) are the one legitimate use of tag characters.
+    if (!(precededByFlag && tagText.length <= 7)) hiddenRuns.push({ kind: 'unicode_tags', start: tagStart, end, text: tagText });
+    tagStart = -1;
+    tagText = '';
+  };
+  const flushSelectors = (end: number) => {
+    if (selectorStart < 0) return;
+    // One selector picks an emoji or CJK glyph variant; a run of them is bytes smuggled past the eye.
+    if (selectorBytes.length >= 4) hiddenRuns.push({ kind: 'variation_selectors', start: selectorStart, end, text: Buffer.from(selectorBytes).toString('utf8') });
+    selectorStart = -1;
+    selectorBytes = [];
+  };
+  const endWord = () => {
+    if (wordStartOut >= 0 && wordLookalikes > 0 && (wordHasLatin || (wordLookalikes === wordLetters && wordLetters >= 2))) {
+      for (let k = wordStartOut; k < out.length; k++) {
+        const folded = LOOKALIKES.get(original.codePointAt(map[k] ?? 0) ?? 0);
+        if (folded !== undefined) out[k] = folded;
+      }
+      mixedScriptWords.push({ start: map[wordStartOut] ?? 0, end: (map[out.length - 1] ?? 0) + 1 });
+    }
+    wordStartOut = -1;
+    wordHasLatin = false;
+    wordLookalikes = 0;
+    wordLetters = 0;
+  };
+  const closeOverride = (end: number) => {
+    if (overrideStart < 0) return;
+    const inner = original.slice(overrideStart, end).replace(/[\u202a-\u202e\u2066-\u2069]/g, '');
+    hiddenRuns.push({ kind: 'bidi_override', start: overrideStart, end, text: [...inner].reverse().join('') });
+    overrideStart = -1;
+    overrideDepth = 0;
+  };
+  const emit = (piece: string, at: number, code: number) => {
+    if (zeroWidthStart >= 0) {
+      const previous = out.length > 0 ? (out[out.length - 1] ?? '').charCodeAt(0) : 0;
+      if (isSplittableLetter(previous) && isSplittableLetter(code)) wordSplits.push({ start: zeroWidthStart, end: at });
+      zeroWidthStart = -1;
+    }
+    if (isWordCode(code)) {
+      if (wordStartOut < 0) wordStartOut = out.length;
+      wordLetters++;
+      if (isLatinLetter(code)) wordHasLatin = true;
+      else if (LOOKALIKES.has(code)) wordLookalikes++;
+    } else {
+      endWord();
+    }
+    for (let k = 0; k < piece.length; k++) {
+      out.push(piece[k] ?? '');
+      map.push(at);
+    }
+  };
+
+  for (let i = 0; i < original.length; ) {
+    const code = original.codePointAt(i) ?? 0;
+    const width = code > 0xffff ? 2 : 1;
+    const next = i + width;
+
+    if (code >= 0xe0000 && code <= 0xe007f) {
+      flushSelectors(i);
+      if (tagStart < 0) tagStart = i;
+      if (code >= 0xe0020 && code <= 0xe007e) tagText += String.fromCharCode(code - 0xe0000);
+      i = next;
+      if (code === CANCEL_TAG) flushTags(i);
+      continue;
+    }
+    flushTags(i);
+    if ((code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef)) {
+      if (selectorStart < 0) selectorStart = i;
+      selectorBytes.push(code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16);
+      i = next;
+      continue;
+    }
+    flushSelectors(i);
+    if (ZERO_WIDTH.has(code)) {
+      if (zeroWidthStart < 0) zeroWidthStart = i;
+      i = next;
+      continue;
+    }
+    if (BIDI_CONTROL.has(code)) {
+      if (BIDI_OVERRIDE_START.has(code)) {
+        if (overrideStart < 0) overrideStart = next;
+        overrideDepth++;
+      } else if (code === 0x202c && overrideStart >= 0 && --overrideDepth <= 0) {
+        closeOverride(i);
+      }
+      i = next;
+      continue;
+    }
+    if (code === 0x0a && overrideStart >= 0) closeOverride(i);
+    if (code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) {
+      i = next;
+      continue;
+    }
+    if (code >= 0x7f && code <= 0x9f) {
+      i = next;
+      continue;
+    }
+    if (code < 0x80) {
+      emit(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : String.fromCharCode(code), i, code);
+    } else {
+      let folded = foldCache.get(code);
+      if (folded === undefined) {
+        folded = foldCharacter(code);
+        foldCache.set(code, folded);
+      }
+      // Combining marks after a Latin letter are decoration (or Zalgo noise), not letters.
+      if (folded.length > 0) emit(folded, i, code);
+    }
+    i = next;
+  }
+  flushTags(original.length);
+  flushSelectors(original.length);
+  closeOverride(original.length);
+  endWord();
+
+  const offsets = new Int32Array(out.length + 1);
+  for (let k = 0; k < map.length; k++) offsets[k] = map[k] ?? 0;
+  offsets[out.length] = original.length;
+  return { original, text: out.join(''), offsets, hiddenRuns, wordSplits, mixedScriptWords };
+}
+
+/** NFKC, lower case, and Latin letters stripped of diacritics (so "ìgnörè" reads as "ignore"). */
+function foldCharacter(code: number): string {
+  if (isHan(code) || (code >= 0x3040 && code <= 0x30ff) || (code >= 0xac00 && code <= 0xd7af)) return String.fromCodePoint(code);
+  if (code >= 0x0300 && code <= 0x036f) return '';
+  // Lookalikes stay as they are here; whole words decide whether they are folded.
+  if (LOOKALIKES.has(code)) return String.fromCodePoint(code).toLowerCase();
+  let text = String.fromCodePoint(code).normalize('NFKC');
+  if ((code >= 0x00c0 && code <= 0x024f) || (code >= 0x1e00 && code <= 0x1eff)) text = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text;
+}
+
+/** Maps a normalized span back to the original string. */
+export function toOriginalSpan(normalized: NormalizedText, start: number, end: number): Span {
+  const from = normalized.offsets[Math.min(start, normalized.text.length)] ?? 0;
+  const lastIndex = Math.max(start, end - 1);
+  const lastOriginal = normalized.offsets[Math.min(lastIndex, normalized.text.length)] ?? normalized.original.length;
+  const lastCode = normalized.original.codePointAt(lastOriginal) ?? 0;
+  const to = end <= start ? from : Math.min(normalized.original.length, lastOriginal + (lastCode > 0xffff ? 2 : 1));
+  return { start: from, end: to };
+}

@@ -1,0 +1,94 @@
+/**
+ * Turns hits into one risk score and a verdict.
+ *
+ * Hits close to each other (same field, less than CLUSTER_GAP characters apart) form a cluster:
+ * one injected paragraph. Inside a cluster each technique counts once (its strongest hit) and
+ * independent techniques combine as a noisy-OR, so "addressed to an AI" + "ignore previous
+ * instructions" + "do not tell the user" scores far higher than any one of them. Carrier-only
+ * clusters (a chat template in a tutorial, a hidden HTML comment with no instruction in it) are
+ * scaled down: carriers matter when they carry something. The item's score is its worst cluster,
+ * raised a little by the others.
+ *
+ * Verdict thresholds (score is 0..1 risk):
+ *   < 0.35  accept      nothing, or weak signals that benign pages also show
+ *   < 0.60  downweight  one weak-to-medium technique on its own
+ *   < 0.90  quarantine  a strong technique, or two that co-occur; content goes on inside
+ *                       quarantine markers with every offending span neutralized
+ *   ≥ 0.90  drop        several independent techniques co-occur (e.g. addressed to an AI +
+ *                       override + concealment or exfiltration)
+ */
+import type { RuleRole, Technique } from './rules.ts';
+
+export type Verdict = 'accept' | 'downweight' | 'quarantine' | 'drop';
+
+export interface Hit {
+  rule: string;
+  technique: Technique;
+  role: RuleRole;
+  field: string;
+  span: { start: number; end: number };
+  text: string;
+  weight: number;
+}
+
+export interface Thresholds {
+  downweight: number;
+  quarantine: number;
+  drop: number;
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = { downweight: 0.35, quarantine: 0.6, drop: 0.9 };
+
+const CLUSTER_GAP = 400;
+const CARRIER_ONLY_FACTOR = 0.5;
+const OTHER_CLUSTERS_FACTOR = 0.5;
+
+export function scoreHits(hits: readonly Hit[]): number {
+  if (hits.length === 0) return 0;
+  const ordered = [...hits].sort((a, b) => (a.field === b.field ? a.span.start - b.span.start : a.field < b.field ? -1 : 1));
+  const clusterScores: number[] = [];
+  let cluster: Hit[] = [];
+  let clusterEnd = -Infinity;
+  let clusterField = '';
+  for (const hit of ordered) {
+    if (cluster.length > 0 && (hit.field !== clusterField || hit.span.start > clusterEnd + CLUSTER_GAP)) {
+      clusterScores.push(scoreCluster(cluster));
+      cluster = [];
+      clusterEnd = -Infinity;
+    }
+    cluster.push(hit);
+    clusterField = hit.field;
+    clusterEnd = Math.max(clusterEnd, hit.span.end);
+  }
+  clusterScores.push(scoreCluster(cluster));
+  clusterScores.sort((a, b) => b - a);
+  const [worst = 0, ...others] = clusterScores;
+  return round(1 - (1 - worst) * (1 - OTHER_CLUSTERS_FACTOR * noisyOr(others)));
+}
+
+function scoreCluster(cluster: readonly Hit[]): number {
+  const strongest = new Map<string, { role: RuleRole; weight: number }>();
+  for (const hit of cluster) {
+    const key = `${hit.role}:${hit.technique}`;
+    const current = strongest.get(key);
+    if (current === undefined || hit.weight > current.weight) strongest.set(key, { role: hit.role, weight: hit.weight });
+  }
+  const payload = noisyOr([...strongest.values()].filter((entry) => entry.role === 'payload').map((entry) => entry.weight));
+  const carrier = noisyOr([...strongest.values()].filter((entry) => entry.role === 'carrier').map((entry) => entry.weight));
+  return payload > 0 ? 1 - (1 - payload) * (1 - carrier) : carrier * CARRIER_ONLY_FACTOR;
+}
+
+function noisyOr(weights: readonly number[]): number {
+  return 1 - weights.reduce((keep, weight) => keep * (1 - weight), 1);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+export function verdictFor(score: number, thresholds: Thresholds = DEFAULT_THRESHOLDS): Verdict {
+  if (score >= thresholds.drop) return 'drop';
+  if (score >= thresholds.quarantine) return 'quarantine';
+  if (score >= thresholds.downweight) return 'downweight';
+  return 'accept';
+}

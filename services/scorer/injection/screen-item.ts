@@ -1,0 +1,294 @@
+/**
+ * Prompt-injection screening of one item: `screenItem(input)` → verdict, risk score, the evidence
+ * (rule, technique, field, span in the original text), text that was hidden from human eyes, and
+ * sanitized fields safe to hand to a model.
+ *
+ * Each field is normalized once (normalize-text.ts), then read in several views: the visible
+ * text, what invisible characters spelled out, decoded blobs, and — only when a cheap hint says
+ * so — letters collapsed from "i g n o r e", de-leeted words, reversed text and rot13. Every view
+ * runs the same rule families (rules.ts); hits are weighed by context (context.ts) and combined
+ * into a score (score.ts). Evidence spans always point into the original field.
+ */
+import { z } from 'zod';
+import { countDiscussionTerms, crossesSentenceBoundary, DISCUSSION_THRESHOLD, followsExampleCue, isNegated, isQuoted } from './context.ts';
+import { findEncodedPayloads, looksLikeText } from './encoded-payloads.ts';
+import { findHiddenRegions, type HiddenRegion } from './hidden-html.ts';
+import { sanitizeField, wrapQuarantine } from './neutralize.ts';
+import { normalizeText, toOriginalSpan, type NormalizedText, type Span } from './normalize-text.ts';
+import { COMPACT_RULES, LEET_WORD, RAW_RULES, REVERSED_TEXT_HINT, ROT13_HINT, SEPARATED_LETTERS, TEXT_RULES, type Rule, type Technique } from './rules.ts';
+import { DEFAULT_THRESHOLDS, scoreHits, verdictFor, type Hit, type Thresholds, type Verdict } from './score.ts';
+
+export const screenInputSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  content: z.string().nullish(),
+  summary: z.string().nullish(),
+  url: z.string().nullish(),
+  html: z.string().nullish(),
+});
+export type ScreenInput = z.input<typeof screenInputSchema>;
+
+export interface Evidence {
+  rule: string;
+  technique: Technique;
+  /** title, content, summary or html. */
+  field: string;
+  /** Where in the original field (UTF-16 indices, end exclusive). */
+  span: { start: number; end: number };
+  /** The matched text as the rule saw it: normalized, decoded or de-obfuscated. */
+  text: string;
+  /** Contribution after context (quoted examples in a security article weigh little). */
+  weight: number;
+}
+
+export interface ScreenResult {
+  verdict: Verdict;
+  score: number;
+  evidence: Evidence[];
+  hiddenText: string[];
+  sanitized: { title: string; content: string | null; summary: string | null };
+}
+
+export interface ScreenOptions {
+  thresholds: Thresholds;
+}
+
+export const DEFAULT_SCREEN_OPTIONS: ScreenOptions = { thresholds: DEFAULT_THRESHOLDS };
+
+/** A quoted example inside an article about attacks weighs this much of a directive. */
+const QUOTED_IN_DISCUSSION = 0.2;
+/** An unquoted phrase right after "such as" / "例如" in such an article. */
+const CITED_IN_DISCUSSION = 0.35;
+/** Any other directive in such an article that no AI is addressed in. */
+const UNADDRESSED_IN_DISCUSSION = 0.6;
+/** How far after "Note to AI assistants:" an instruction still counts as addressed to them. */
+const ADDRESS_REACH = 300;
+/** Carrier weights for what hid or obfuscated a payload. */
+const HIDDEN_CARRYING_PAYLOAD = 0.5;
+const HIDDEN_EMPTY = 0.15;
+const OBFUSCATED_PAYLOAD = 0.5;
+const INVISIBLE_TEXT = 0.7;
+const INVISIBLE_NOISE = 0.3;
+const SPLIT_OR_MIXED_ALONE = 0.3;
+const SPLIT_OR_MIXED_ON_PAYLOAD = 0.6;
+const LEET_WORDS_NEEDED = 3;
+const MAX_TEXT_IN_EVIDENCE = 300;
+
+type FieldName = 'title' | 'content' | 'summary' | 'html';
+
+/** One readable view of a field and how its indices map back to the original. */
+interface View {
+  text: string;
+  toOriginal: (start: number, end: number) => Span;
+  /** Set when the view exists only because something was hidden or obfuscated. */
+  carrier: { rule: string; technique: Technique; weight: number } | null;
+  /** Quote and example-cue discounts only make sense on the text a reader sees. */
+  readable: boolean;
+  compact: boolean;
+}
+
+interface FieldScan {
+  name: FieldName;
+  normalized: NormalizedText;
+  hits: Hit[];
+  hidden: string[];
+}
+
+export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_SCREEN_OPTIONS): ScreenResult {
+  const item = screenInputSchema.parse(input);
+  const fields: Array<[FieldName, string]> = [['title', item.title]];
+  if (item.content) fields.push(['content', item.content]);
+  if (item.summary) fields.push(['summary', item.summary]);
+  if (item.html) fields.push(['html', item.html]);
+
+  const normalizedFields = fields.map(([name, text]) => ({ name, normalized: normalizeText(text) }));
+  const discussion = countDiscussionTerms(normalizedFields.map((field) => field.normalized.text).join('\n')) >= DISCUSSION_THRESHOLD;
+  const scans = normalizedFields.map(({ name, normalized }) => scanField(name, normalized, discussion));
+
+  const hits = scans.flatMap((scan) => scan.hits);
+  const score = scoreHits(hits);
+  const verdict = verdictFor(score, options.thresholds);
+  const neutralize = verdict !== 'accept';
+  const rules = [...new Set(hits.filter((hit) => hit.role === 'payload').map((hit) => hit.rule))];
+  const sanitizedOf = (name: FieldName): string | null => {
+    const scan = scans.find((entry) => entry.name === name);
+    if (scan === undefined) return null;
+    const text = sanitizeField(scan.normalized, scan.hits, neutralize);
+    return verdict === 'quarantine' || verdict === 'drop' ? wrapQuarantine(text, rules.length > 0 ? rules : [...new Set(hits.map((hit) => hit.rule))]) : text;
+  };
+  const dropped = verdict === 'drop';
+  return {
+    verdict,
+    score,
+    evidence: hits.map(({ rule, technique, field, span, text, weight }) => ({ rule, technique, field, span, text, weight })),
+    hiddenText: scans.flatMap((scan) => scan.hidden),
+    sanitized: {
+      title: sanitizedOf('title') ?? '',
+      content: dropped ? null : sanitizedOf('content'),
+      summary: dropped ? null : sanitizedOf('summary'),
+    },
+  };
+}
+
+function scanField(name: FieldName, normalized: NormalizedText, discussion: boolean): FieldScan {
+  const hits: Hit[] = [];
+  const hidden: string[] = [];
+  const seen = new Set<string>();
+  const add = (hit: Hit): boolean => {
+    const key = `${hit.rule}:${hit.span.start}:${hit.span.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    hits.push(hit);
+    return true;
+  };
+
+  for (const view of viewsOf(normalized, hidden)) {
+    // A reading only counts as obfuscation when it reveals something the visible text did not.
+    const found = matchRules(view.compact ? [...TEXT_RULES, ...COMPACT_RULES] : TEXT_RULES, view, name, discussion).filter(add);
+    if (view.carrier !== null && found.some((hit) => hit.role === 'payload')) {
+      const spans = found.map((hit) => hit.span);
+      const span = { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) };
+      add({ ...view.carrier, role: 'carrier', field: name, span, text: clip(view.text) });
+    }
+  }
+  for (const rule of RAW_RULES) {
+    for (const match of execAll(rule.pattern, normalized.original)) {
+      add(hitOf(rule, name, { start: match.index, end: match.index + match[0].length }, match[0], rule.weight));
+    }
+  }
+
+  const payloadSpans = hits.filter((hit) => hit.role === 'payload').map((hit) => hit.span);
+  for (const region of findHiddenRegions(normalized.text)) {
+    const span = toOriginalSpan(normalized, region.start, region.end);
+    const carries = payloadSpans.some((payload) => overlaps(payload, span));
+    hidden.push(describeRegion(normalized, region, span));
+    add({ rule: `hidden.${region.kind}`, technique: 'hidden_html', role: 'carrier', field: name, span, text: clip(region.how), weight: carries ? HIDDEN_CARRYING_PAYLOAD : HIDDEN_EMPTY });
+  }
+  for (const run of normalized.hiddenRuns) {
+    if (run.kind === 'bidi_override') {
+      add({ rule: 'invisible.bidi-override', technique: 'bidi_override', role: 'carrier', field: name, span: { start: run.start, end: run.end }, text: clip(run.text), weight: INVISIBLE_NOISE });
+      continue;
+    }
+    // Readable text spelled in invisible characters is an injection whatever it says.
+    const readable = looksLikeText(run.text);
+    add({ rule: `invisible.${run.kind}`, technique: 'invisible_unicode', role: readable ? 'payload' : 'carrier', field: name, span: { start: run.start, end: run.end }, text: clip(run.text), weight: readable ? INVISIBLE_TEXT : INVISIBLE_NOISE });
+  }
+  for (const split of mergeNearby(normalized.wordSplits)) {
+    const onPayload = payloadSpans.some((payload) => overlaps(payload, split));
+    add({ rule: 'invisible.zero-width-split', technique: 'invisible_unicode', role: 'carrier', field: name, span: split, text: clip(normalized.original.slice(split.start, split.end)), weight: onPayload ? SPLIT_OR_MIXED_ON_PAYLOAD : SPLIT_OR_MIXED_ALONE });
+  }
+  for (const word of mergeNearby(normalized.mixedScriptWords)) {
+    const onPayload = payloadSpans.some((payload) => overlaps(payload, word));
+    add({ rule: 'homoglyph.mixed-script-word', technique: 'homoglyph', role: 'carrier', field: name, span: word, text: clip(normalized.original.slice(word.start, word.end)), weight: onPayload ? SPLIT_OR_MIXED_ON_PAYLOAD : SPLIT_OR_MIXED_ALONE });
+  }
+  return { name, normalized, hits, hidden };
+}
+
+/** The visible text plus every decoded or de-obfuscated reading worth screening. */
+function viewsOf(normalized: NormalizedText, hidden: string[]): View[] {
+  const text = normalized.text;
+  const mapped = (start: number, end: number) => toOriginalSpan(normalized, start, end);
+  const views: View[] = [{ text, toOriginal: mapped, carrier: null, readable: true, compact: false }];
+  const wholeSpan = (span: Span) => () => span;
+
+  for (const run of normalized.hiddenRuns) {
+    if (run.text.trim().length === 0) continue;
+    hidden.push(run.text);
+    const technique: Technique = run.kind === 'bidi_override' ? 'bidi_override' : 'invisible_unicode';
+    views.push({ text: normalizeText(run.text).text, toOriginal: wholeSpan(run), carrier: { rule: `invisible.${run.kind}`, technique, weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
+  }
+  for (const payload of findEncodedPayloads(normalized.original)) {
+    views.push({ text: normalizeText(payload.decoded).text, toOriginal: wholeSpan(payload), carrier: { rule: `encoded.${payload.kind}`, technique: 'encoded_payload', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
+  }
+  for (const match of text.matchAll(SEPARATED_LETTERS)) {
+    const start = match.index ?? 0;
+    const span = mapped(start, start + match[0].length);
+    const collapsed = match[0].replace(/[ \t.\-_/|*·•:+~]/g, '');
+    views.push({ text: collapsed, toOriginal: () => span, carrier: { rule: 'obfuscation.separated-letters', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: true });
+  }
+  const leetWords = text.match(LEET_WORD) ?? [];
+  if (leetWords.length >= LEET_WORDS_NEEDED) {
+    views.push({ text: text.replace(LEET_WORD, deleet), toOriginal: mapped, carrier: { rule: 'obfuscation.leetspeak', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
+  }
+  if (REVERSED_TEXT_HINT.test(text)) {
+    // Reversed by UTF-16 unit so every index maps straight back (rules only read letters here).
+    const reversed = text.split('').reverse().join('');
+    const length = text.length;
+    views.push({ text: reversed, toOriginal: (start, end) => mapped(length - end, length - start), carrier: { rule: 'obfuscation.reversed-text', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
+  }
+  if (ROT13_HINT.test(text)) {
+    views.push({ text: rot13(text), toOriginal: mapped, carrier: { rule: 'obfuscation.rot13', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
+  }
+  return views;
+}
+
+function matchRules(rules: readonly Rule[], view: View, field: FieldName, discussion: boolean): Hit[] {
+  const found: Array<{ rule: Rule; start: number; end: number; text: string }> = [];
+  for (const rule of rules) {
+    for (const match of execAll(rule.pattern, view.text)) {
+      const matched = match[0];
+      if (rule.crossesSentence && !crossesSentenceBoundary(matched)) continue;
+      // Anchors may consume a leading delimiter; the hit starts at its first word.
+      const lead = matched.length - matched.trimStart().length;
+      const start = match.index + lead;
+      if (rule.negatable && isNegated(view.text, start)) continue;
+      found.push({ rule, start, end: match.index + matched.length, text: matched.slice(lead) });
+    }
+  }
+  const addressStarts = found.filter((entry) => entry.rule.technique === 'ai_address').map((entry) => entry.start);
+  return found.map(({ rule, start, end, text }) => {
+    let weight = rule.weight;
+    if (view.readable && discussion) {
+      if (isQuoted(view.text, start)) weight *= QUOTED_IN_DISCUSSION;
+      else if (followsExampleCue(view.text, start)) weight *= CITED_IN_DISCUSSION;
+      else if (rule.role === 'payload' && !addressStarts.some((at) => at <= start && start - at <= ADDRESS_REACH)) weight *= UNADDRESSED_IN_DISCUSSION;
+    }
+    return hitOf(rule, field, view.toOriginal(start, end), text, weight);
+  });
+}
+
+function hitOf(rule: Rule, field: FieldName, span: Span, text: string, weight: number): Hit {
+  return { rule: rule.id, technique: rule.technique, role: rule.role, field, span, text: clip(text), weight: Math.round(weight * 1000) / 1000 };
+}
+
+function* execAll(pattern: RegExp, text: string): Generator<RegExpExecArray & { index: number }> {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (match[0].length === 0) pattern.lastIndex++;
+    yield match;
+  }
+}
+
+function describeRegion(normalized: NormalizedText, region: HiddenRegion, span: Span): string {
+  const text = normalized.original.slice(span.start, span.end).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return clip(`${region.how}: ${text}`);
+}
+
+function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/** Zero-width splits or mixed-script words a few characters apart are one obfuscated phrase. */
+function mergeNearby(spans: readonly Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span.start - last.end <= 24) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+const LEET_LETTERS: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's' };
+
+function deleet(word: string): string {
+  return word.replace(/[0134578@$]/g, (char) => LEET_LETTERS[char] ?? char);
+}
+
+function rot13(text: string): string {
+  return text.replace(/[a-z]/g, (char) => String.fromCharCode(((char.charCodeAt(0) - 97 + 13) % 26) + 97));
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT_IN_EVIDENCE ? `${text.slice(0, MAX_TEXT_IN_EVIDENCE)}…` : text;
+}
