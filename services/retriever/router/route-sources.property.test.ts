@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSkryaError } from '../../../runtime/errors.ts';
-import { GOAL_MODES, ROUTE_FRESHNESS, SEARCH_PROVIDERS, SOURCE_TYPES, TASK_TYPES, type RouteInputDraft } from './route-input.ts';
+import { GOAL_MODES, ROUTE_FRESHNESS, SEARCH_PROVIDERS, SOURCE_TYPES, TASK_TYPES, type RouteInputDraft, type SearchProvider } from './route-input.ts';
 import { TASK_ID_PATTERN, routePlanSchema, type RoutePlan } from './route-plan.ts';
 import { routeSources } from './route-sources.ts';
 
-const WEB_PROVIDERS = SEARCH_PROVIDERS.filter((provider) => provider !== 'local_cache');
+const WEB_PROVIDERS: readonly SearchProvider[] = SEARCH_PROVIDERS.filter((provider) => provider !== 'local_cache');
 
 const routeInput: fc.Arbitrary<RouteInputDraft> = fc.record(
   {
