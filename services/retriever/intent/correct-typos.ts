@@ -21,7 +21,8 @@ export function singleEdit(typed: string, known: string): 'transposition' | 'edi
  * The one word of `vocabulary` the typed word is a plausible slip of, or undefined.
  * Swapped letters ("electoin") are corrected from 4 letters on; a dropped, doubled or wrong letter
  * only from 7 on, because short words one letter apart are usually different words
- * ("latent" is not "latest"). Two equally close candidates mean no correction.
+ * ("latent" is not "latest"), and never at the end ("compared" is not a slip of "compare").
+ * Two equally close candidates mean no correction.
  */
 export function closestWord(typed: string, vocabulary: Iterable<string>, options: { transpositionsOnly?: boolean } = {}): string | undefined {
   if (typed.length < 4) return undefined;
@@ -29,7 +30,9 @@ export function closestWord(typed: string, vocabulary: Iterable<string>, options
   for (const known of vocabulary) {
     const edit = singleEdit(typed, known);
     const longEnough = typed.length >= 7 && known.length >= 7 && options.transpositionsOnly !== true;
-    const plausible = edit === 'transposition' || (edit === 'edit' && longEnough);
+    // One letter more or less at the end is an inflection (compare → compared), not a slip.
+    const inflection = typed.startsWith(known) || known.startsWith(typed);
+    const plausible = edit === 'transposition' || (edit === 'edit' && longEnough && !inflection);
     if (!plausible) continue;
     if (found !== undefined) return undefined;
     found = known;

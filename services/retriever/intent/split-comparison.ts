@@ -30,11 +30,15 @@ function cutPurpose(text: string): { subject: string; suffix: string } {
   return { subject: text.slice(0, match.index), suffix: match[0] };
 }
 
+// A name as people type it: capitalised, with a digit, or Chinese ("gRPC", "S3", "华为"), not "remote".
+const LOOKS_LIKE_A_NAME = /^(?:[A-Z]|.*\d|\p{Script=Han})|[A-Z]/u;
+
 function pairWithoutSeparator(text: string): string[] {
   const joined = text.split(/\s(?:and|&)\s/u);
   if (joined.length >= 2) return joined;
+  // "gRPC REST tradeoffs": two bare names side by side; "remote work" is one thing.
   const words = trimEdges(text).split(' ');
-  return words.length === 2 ? words : [];
+  return words.length === 2 && words.every((word) => LOOKS_LIKE_A_NAME.test(word)) ? words : [];
 }
 
 /**

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { originalSpan } from './mapped-text.ts';
+import { normalizeQuery, tidyQuery } from './normalize-query.ts';
+
+describe('normalizeQuery', () => {
+  it.each<[string, string]>([
+    ['What IS Rust', 'what is rust'],
+    ['ｗｈａｔ　ｉｓ　ｋ８ｓ？', 'what is k8s?'],
+    ['what’s new', "what's new"],
+    ['  rust   vs\tgo  ', 'rust vs go'],
+    ['Rust 异步编程', 'rust 异步编程'],
+  ])('%j → %j', (query, expected) => {
+    expect(normalizeQuery(query).text).toBe(expected);
+  });
+
+  it('keeps letter case when asked', () => {
+    expect(normalizeQuery('ＷＡＬ in databases', { keepCase: true }).text).toBe('WAL in databases');
+  });
+
+  it('maps every normalised unit back to the typed query', () => {
+    const query = '  Ｒｕｓｔ　最新进展';
+    const mapped = normalizeQuery(query);
+    const start = mapped.text.indexOf('最新进展');
+    expect(query.slice(...originalSpan(mapped, start, start + 4))).toBe('最新进展');
+    expect(query.slice(...originalSpan(mapped, 0, 4))).toBe('Ｒｕｓｔ');
+  });
+});
+
+describe('tidyQuery', () => {
+  it('keeps case, folds width and whitespace', () => {
+    expect(tidyQuery('  Ｋａｆｋａ   4.0\n発表 ')).toBe('Kafka 4.0 発表');
+  });
+});
