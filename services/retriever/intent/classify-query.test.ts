@@ -17,6 +17,7 @@ const perIntent: Array<[Intent, 'en' | 'zh' | 'mixed', string]> = [
   ['factual', 'zh', '微服务是什么'],
   ['factual', 'zh', '背压是什么意思'],
   ['factual', 'mixed', 'what is 服务网格'],
+  ['factual', 'zh', 'OAuth2 PKCE 是干嘛的'],
   ['status', 'en', "what's new in vite 7"],
   ['status', 'en', 'is typescript 6 released yet'],
   ['status', 'en', 'current state of http/3 support'],
@@ -26,6 +27,7 @@ const perIntent: Array<[Intent, 'en' | 'zh' | 'mixed', string]> = [
   ['status', 'zh', '鸿蒙生态现在怎么样了'],
   ['status', 'zh', '国产芯片发展到什么水平了'],
   ['status', 'mixed', 'Node 22 发布了吗'],
+  ['status', 'zh', 'PHP 还有人用吗'],
   ['comparison', 'en', 'mysql vs postgres for analytics'],
   ['comparison', 'en', 'aws lambda compared to cloud run'],
   ['comparison', 'en', 'is zig safer than c'],
@@ -51,6 +53,7 @@ const perIntent: Array<[Intent, 'en' | 'zh' | 'mixed', string]> = [
   ['news', 'zh', '微软 收购 消息'],
   ['news', 'zh', '特斯拉 发布会 发布了什么'],
   ['news', 'mixed', '昨天 nvidia 股价'],
+  ['news', 'en', 'chatgpt down?'],
   ['resource', 'en', 'fastapi docs'],
   ['resource', 'en', 'kubernetes official website'],
   ['resource', 'en', 'llama 3 paper'],
@@ -98,6 +101,9 @@ describe('specificity: when several intents match, the most specific wins', () =
     ['深度解析 Kafka 存储原理', 'exploratory', ['factual']],
     ['how many users does mastodon have', 'factual', []],
     ['how far along is free-threaded python', 'status', []],
+    ['kubernetes 1.34 released', 'news', []],
+    ['kubernetes 1.34 released?', 'status', []],
+    ['is kafka 4 released', 'status', ['news']],
   ])('%s → %s', (query, winner, alsoMatched) => {
     const result = classifyQuery(query, { now });
     expect(result.intent).toBe(winner);

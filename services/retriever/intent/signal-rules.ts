@@ -69,6 +69,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('factual', 3, 'X 什么意思 / 定义', /是?(?:什么|啥)意思|含义|的定义|定义|是指什么|指的是什么/),
   rule('factual', 2, 'X 原理 / 概念', /原理|概念|本质/),
   rule('factual', 1, '为什么 X', /为什么|为啥|为何/),
+  rule('factual', 2, 'X 是干嘛的 / 有什么用', /是干(?:嘛|什么)的|(?:是)?干什么用的|有(?:什么|啥)用(?!户)|作用是/),
   rule('factual', 2, '多少 / 谁发明', /多少|(?:有)?多(?:大|高|长|重|远|久|快)|哪(?:一)?年|谁(?:发明|创造|创立|提出|写)了?|是谁/),
 
   // ── status: where something stands now ───────────────────────────────────────────────────
@@ -83,11 +84,12 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('status', 3, 'how is X going', /\b(how(?:'s| is| are)) .+? (going|coming along|doing)\b/),
   rule('status', 3, 'X released yet', /\b(?:released|stable|stabili[sz]ed|available|supported|out|ready|done|merged|shipped|landed|fixed|launched) yet\b/),
   rule('status', 2, 'X yet?', /\byet\s*\??\s*$/),
+  rule('status', 2, 'X released?', /\b(?:released|launched|out|available|stable|supported)\s*\?\s*$/),
   rule('status', 3, 'is X done / has X shipped', /^(is|are|has|have|did|was|were) .+? (done|finished|complete|completed|shipped|released|merged|stable|stabili[sz]ed|ready|out|available|landed|deprecated|removed|dead)\s*\??$/),
   rule('status', 3, 'where are we with X', /\b(where (?:are|is|do|does)) .+? (at|now|today|headed)\b|\bwhere are we\b|\bwhere (?:things|it) stands?\b/),
   rule('status', 2, 'X GA / beta / EOL', /\b(?:ga|general availability|beta|alpha|eol|end of life|lts|deprecated|deprecation|adoption)\b/, 'content'),
   rule('status', 1, 'a year (2025)', /\b20[1-3]\d\b/, 'content'),
-  rule('status', 3, 'X still maintained', /\bstill (?:maintained|alive|supported|active|relevant|developed|worth it)\b|\b(is) .+? (dead)\b/),
+  rule('status', 3, 'X still maintained', /\bstill (?:maintained|alive|supported|active|relevant|developed|worth it|worth learning|used|popular)\b|\b(is) .+? (dead)\b/),
   rule('status', 3, 'X release date', /\b(when (?:is|will|does)) .+? (release|come out|launch|ship|land)\b|\brelease date\b/),
   rule('status', 2, 'X roadmap / changelog', /\b(?:roadmap|changelog|release notes|what changed|changes in|new features)\b/),
   rule('status', 2, 'X update', /(?<!^)\bupdates?\b/),
@@ -101,6 +103,7 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('status', 2, 'X 最新', /最新(?:版本?)?/),
   rule('status', 2, 'X 更新 / 路线图', /更新|路线图|变化/),
   rule('status', 2, 'X 还在维护吗', /还(?:在)?(?:维护|更新|活跃)|还能用吗/),
+  rule('status', 3, 'X 还有人用吗 / 过时了吗', /还有人用|还值得学|还值得用|过时了(?:吗|没)?|凉了(?:吗)?|死了吗/),
   rule('status', 1, '目前 / 现在', /目前|现在|当前|如今|眼下/),
   rule('status', 2, 'X 情况', /(?<!什么)情况(?!下)|普及率|落地/),
 
@@ -150,6 +153,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('news', 3, 'what happened at X', /\bwhat(?:'s| is)? happen(?:ed|ing)\b(?: (?:at|to|in|with))?|\bwhats happening\b/),
   rule('news', 2, 'event: conference, election, outage', /\b(?:conference|keynote|summit|elections?|outage|acquisition|acquires|acquired|layoffs?|lawsuit|ipo|earnings|scores|launch event|funding round|verdict|ceasefire|earthquake)\b/, 'content'),
   rule('news', 1, 'X results', /\bresults\b/, 'content'),
+  // "X released" states an event; "X released?" asks about a state (a status signal below).
+  rule('news', 2, 'X released / X down', /\b(?:released|launched|unveiled)\s*$|\b(?:down|hacked|breached)\s*\??\s*$/),
   rule('news', 1, 'recent X', /\brecent(?:ly)?\b/),
   rule('news', 3, 'X 新闻', /新闻|快讯|要闻|头条|资讯|热点|(?<!发送|推送|接收)消息(?!队列|中间件|系统|推送|机制|总线|传递|格式|模型)/),
   rule('news', 3, 'X weekly roundup', /\b(?:round-?up|recap|this week in)\b/),
