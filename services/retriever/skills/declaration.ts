@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { SkryaError, describeError } from '../../../runtime/errors.ts';
 import { capabilitySchema } from '../../../schemas/ingest.ts';
@@ -35,45 +35,57 @@ export const skillDeclarationSchema = z.object({
 
 export type SkillDeclaration = z.infer<typeof skillDeclarationSchema>;
 
-/** Reads and checks a declaration file; every problem is a CONFIG_INVALID naming the file. */
-export async function loadDeclaration(url: URL): Promise<SkillDeclaration> {
-  const file = fileURLToPath(url);
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new SkryaError('CONFIG_INVALID', `${file}: not readable JSON (${describeError(error)})`, { cause: error });
-  }
-  return checkDeclaration(json, file);
+export interface DeclarationChecker {
+  /** Reads and checks a declaration file; every problem is a CONFIG_INVALID naming the file. */
+  load(url: URL): Promise<SkillDeclaration>;
+  check(json: unknown, origin: string): SkillDeclaration;
 }
 
-export function checkDeclaration(json: unknown, origin: string): SkillDeclaration {
-  const parsed = skillDeclarationSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new SkryaError('CONFIG_INVALID', `${origin}: ${issues.join('; ')}`);
-  }
-  const declaration = parsed.data;
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
-  for (const key of ['input_schema', 'output_schema'] as const) {
-    const schema = declaration[key];
-    const open = objectsWithoutClosedProperties(schema, key);
-    if (open.length > 0) {
-      throw new SkryaError('CONFIG_INVALID', `${origin}: ${open.join(', ')} must set additionalProperties: false`);
+/** One ajv instance for many declarations: compiling its meta-schema once is most of the cost. */
+export function createDeclarationChecker(): DeclarationChecker {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, code: { optimize: false } });
+
+  const check = (json: unknown, origin: string): SkillDeclaration => {
+    const parsed = skillDeclarationSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new SkryaError('CONFIG_INVALID', `${origin}: ${issues.join('; ')}`);
     }
-    try {
-      ajv.compile(schema);
-    } catch (error) {
-      throw new SkryaError('CONFIG_INVALID', `${origin}: ${key} is not a valid JSON Schema (${describeError(error)})`, { cause: error });
+    const declaration = parsed.data;
+    const compiled: Partial<Record<'input_schema' | 'output_schema', ValidateFunction>> = {};
+    for (const key of ['input_schema', 'output_schema'] as const) {
+      const open = objectsWithoutClosedProperties(declaration[key], key);
+      if (open.length > 0) {
+        throw new SkryaError('CONFIG_INVALID', `${origin}: ${open.join(', ')} must set additionalProperties: false`);
+      }
+      try {
+        compiled[key] = ajv.compile(declaration[key]);
+      } catch (error) {
+        throw new SkryaError('CONFIG_INVALID', `${origin}: ${key} is not a valid JSON Schema (${describeError(error)})`, { cause: error });
+      }
     }
-  }
-  const validateInput = ajv.compile(declaration.input_schema);
-  declaration.examples.forEach((example, index) => {
-    if (!validateInput(example.input)) {
-      throw new SkryaError('CONFIG_INVALID', `${origin}: examples.${index}.input does not match input_schema (${ajv.errorsText(validateInput.errors)})`);
-    }
-  });
-  return declaration;
+    const validateInput = compiled.input_schema;
+    declaration.examples.forEach((example, index) => {
+      if (validateInput && !validateInput(example.input)) {
+        throw new SkryaError('CONFIG_INVALID', `${origin}: examples.${index}.input does not match input_schema (${ajv.errorsText(validateInput.errors)})`);
+      }
+    });
+    return declaration;
+  };
+
+  return {
+    check,
+    async load(url) {
+      const file = fileURLToPath(url);
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(file, 'utf8'));
+      } catch (error) {
+        throw new SkryaError('CONFIG_INVALID', `${file}: not readable JSON (${describeError(error)})`, { cause: error });
+      }
+      return check(json, file);
+    },
+  };
 }
 
 /** Paths of object schemas that leave additionalProperties open: a declared contract must be closed. */

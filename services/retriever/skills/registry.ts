@@ -19,7 +19,7 @@ import { createMockTransport, loadRecordings, type SkillRecordings } from './ada
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './adapters/retry-policy.ts';
 import { createSkillAdapterFactory, type SkillAdapterFactory } from './adapters/skill-adapter.ts';
 import { compareContract } from './contract-check.ts';
-import { loadDeclaration, type SkillDeclaration } from './declaration.ts';
+import { createDeclarationChecker, type SkillDeclaration } from './declaration.ts';
 import { createGuardedFetcher } from './net/guarded-fetch.ts';
 import type { NetworkPolicy, Resolver } from './net/ssrf-guard.ts';
 import { invokeSkill, type SkillRuntime } from './run-skill.ts';
@@ -132,6 +132,7 @@ export async function createSkillRegistry(options: CreateSkillRegistryOptions): 
   const runtime: SkillRuntime = { adapters: liveAdapters, env: options.env, logger: options.logger, metrics: options.metrics, clock };
   const smokeRuntime: SkillRuntime = { ...runtime, adapters: mockAdapters, metrics: null };
 
+  const declarations = createDeclarationChecker();
   const serving = new Map<string, RegisteredSkill>();
   const report: SkillReportEntry[] = [];
 
@@ -156,7 +157,7 @@ export async function createSkillRegistry(options: CreateSkillRegistryOptions): 
 
     let declaration: SkillDeclaration;
     try {
-      declaration = await loadDeclaration(definition.declarationUrl);
+      declaration = await declarations.load(definition.declarationUrl);
     } catch (error) {
       exclude('declaration', describeError(error));
       continue;

@@ -133,8 +133,8 @@ function requestOnce(target: VettedTarget, settings: RequestSettings): Promise<T
       ...(url.protocol === 'https:' && !net.isIP(target.hostname) ? { servername: target.hostname } : {}),
     });
     const onAbort = () => {
-      request.destroy();
       finish(() => reject(settings.signal.reason));
+      request.destroy();
     };
     if (settings.signal.aborted) {
       onAbort();
@@ -142,9 +142,10 @@ function requestOnce(target: VettedTarget, settings: RequestSettings): Promise<T
     }
     settings.signal.addEventListener('abort', onAbort, { once: true });
 
+    // Settle first: destroying the request emits its own events, which must not win the race.
     const fail = (error: SkryaError) => {
-      request.destroy();
       finish(() => reject(error));
+      request.destroy();
     };
 
     request.on('error', (error) => {
@@ -178,8 +179,8 @@ function requestOnce(target: VettedTarget, settings: RequestSettings): Promise<T
       body.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > settings.maxBytes) {
-          body.destroy();
           fail(oversize(url, settings.maxBytes, received));
+          body.destroy();
           return;
         }
         chunks.push(chunk);

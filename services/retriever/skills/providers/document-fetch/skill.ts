@@ -39,6 +39,8 @@ export function parseDocumentResponse(raw: RawResponse): ProviderResult[] {
     source: page.siteName ?? hostOf(url),
     content: page.text || null,
     language: detectLanguage(page.text, page.declaredLanguage),
+    // Readability drops hidden elements; injection screening needs to see them.
+    html: raw.body,
   }];
 }
 

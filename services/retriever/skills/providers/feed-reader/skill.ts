@@ -80,6 +80,7 @@ export function parseFeedResponse(raw: RawResponse): ProviderResult[] {
       source: feedTitle || hostOf(entry.link),
       content: content || null,
       language: detectLanguage([title, description, content].join(' '), feedLanguage),
+      html: extra.fullContent || null,
     });
   }
   return results;

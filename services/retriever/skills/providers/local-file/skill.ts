@@ -74,6 +74,7 @@ function noteToResult(file: LocalNotesEnvelope['files'][number], root: string, f
       source: SOURCE_NAME,
       content: page.text || null,
       language: detectLanguage(page.text, page.declaredLanguage),
+      html: file.text,
     };
   }
   if (extension === '.md' || extension === '.markdown') {
