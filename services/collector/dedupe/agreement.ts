@@ -1,0 +1,32 @@
+import { stripWww } from '../../scorer/ranking/authority.ts';
+import { hostOf } from '../../scorer/ranking/score-item.ts';
+import type { SourceRef } from './dedupe-items.ts';
+
+/**
+ * Agreement between sources as a ranking signal: a document that several providers returned, or
+ * that several sites carry, is more likely to matter. Each independent source beyond the first
+ * adds AGREEMENT_BONUS_PER_SOURCE, at most AGREEMENT_BONUS_CAP. A source is independent when its
+ * (provider, host) pair is new: brave + exa finding one URL is two, one provider finding a
+ * syndicated story on three sites is three, one provider returning a URL for two sub-queries is one.
+ */
+export const AGREEMENT_BONUS_PER_SOURCE = 0.05;
+export const AGREEMENT_BONUS_CAP = 0.15;
+
+export interface Agreement {
+  independentSources: number;
+  /** Distinct provider names, in source order (the digest's source tags). */
+  providers: string[];
+  bonus: number;
+}
+
+export function agreementOf(sources: readonly SourceRef[]): Agreement {
+  const pairs = new Set<string>();
+  const providers: string[] = [];
+  for (const source of sources) {
+    pairs.add(`${source.provider}\u0000${stripWww(hostOf(source.url) ?? '')}`);
+    if (!providers.includes(source.provider)) providers.push(source.provider);
+  }
+  const independentSources = pairs.size;
+  const bonus = Math.min(AGREEMENT_BONUS_CAP, AGREEMENT_BONUS_PER_SOURCE * Math.max(0, independentSources - 1));
+  return { independentSources, providers, bonus: Math.round(bonus * 1e6) / 1e6 };
+}

@@ -1,0 +1,184 @@
+import { canonicalUrl, type CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
+import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
+import { fingerprintBands, popcount32, simhash64, type Fingerprint } from './simhash.ts';
+
+/**
+ * Per-run dedupe: copies of one document merge into one item that keeps the best-ranked copy and
+ * lists every copy as a source.
+ *
+ * 1. Exact: copies whose canonical URLs are equal (see canonicalUrl) merge.
+ * 2. Near-duplicate: syndicated copies at different URLs merge when the SimHash fingerprints of
+ *    their title + text are at most `hammingThreshold` bits apart. Texts with fewer than
+ *    `minContentTokens` content words are never merged this way: a fingerprint of five words is
+ *    noise, and two "Release notes" titles without snippets are not the same document.
+ *
+ * Items are visited best first (score descending, then id; without scores, provider order), and
+ * each joins the best-ranked existing cluster it matches, so the kept copy is always the
+ * highest-scored one and a chain A≈B≈C cannot drag an unrelated C into A's cluster. The
+ * fingerprint is cut into `hammingThreshold + 1` bands: two fingerprints within the threshold
+ * agree on at least one whole band (pigeonhole), so only items sharing a band bucket are compared
+ * instead of all pairs.
+ */
+export interface DedupeCandidate {
+  id: string;
+  url: string | null;
+  canonicalHints?: CanonicalHints;
+  /** The provider that returned this copy (brave, exa, rss …). */
+  provider: string;
+  title: string;
+  /** The text compared for near-duplicates: content when fetched, else summary or snippet. */
+  text: string;
+  /** Ranking score; null when the request had no intent (provider order is kept). */
+  score: number | null;
+}
+
+export interface SourceRef {
+  provider: string;
+  url: string | null;
+  id: string;
+}
+
+export type MergeReason = 'canonical_url' | 'near_duplicate';
+
+export interface DedupedItem<T extends DedupeCandidate> {
+  /** The kept copy: the best-ranked one. */
+  item: T;
+  canonicalUrl: string | null;
+  /** Every copy, kept copy first, then in rank order; one entry per distinct provider + URL. */
+  sources: SourceRef[];
+  /** Ids of the copies merged into this item, with why each merged. */
+  merged: { id: string; reason: MergeReason }[];
+}
+
+export interface DedupeOptions {
+  /** Max differing bits of 64 for a near-duplicate (default 6). */
+  hammingThreshold?: number;
+  /** Min distinct non-stop-word tokens before a text takes part in near-duplicate matching (default 8). */
+  minContentTokens?: number;
+}
+
+export const DEFAULT_HAMMING_THRESHOLD = 6;
+export const DEFAULT_MIN_CONTENT_TOKENS = 8;
+
+/** Best first: score descending, then id; null scores after scored ones, in input order. */
+export function rankOrder<T extends { id: string; score: number | null }>(items: readonly T[]): number[] {
+  const order = items.map((_item, index) => index);
+  order.sort((left, right) => {
+    const a = items[left]!;
+    const b = items[right]!;
+    if (a.score === null || b.score === null) {
+      if (a.score !== b.score) return a.score === null ? 1 : -1;
+      return left - right;
+    }
+    if (a.score !== b.score) return b.score - a.score;
+    if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+    return left - right;
+  });
+  return order;
+}
+
+/**
+ * Words in more than this share of a run's items (and in at least RUN_COMMON_MIN_ITEMS) are left
+ * out of near-duplicate fingerprints: they are the run's topic ("kubernetes" in every result), say
+ * nothing about which document an item is, and would pull every fingerprint towards the same bits
+ * (large band buckets, slow matching, false merges).
+ */
+export const RUN_COMMON_SHARE = 0.1;
+export const RUN_COMMON_MIN_ITEMS = 3;
+
+/** Candidates for near-duplicate matching: their fingerprints, or null when the text is too short. */
+function nearDuplicateFingerprints(items: readonly DedupeCandidate[], minContentTokens: number): (Fingerprint | null)[] {
+  const tokensByItem = items.map((item) => {
+    const tokens = tokenize(`${item.title} ${item.text}`).filter((token) => !isStopWord(token));
+    const distinct = new Set(tokens);
+    return distinct.size >= minContentTokens ? { tokens, distinct } : null;
+  });
+  const documentFrequency = new Map<string, number>();
+  for (const entry of tokensByItem) {
+    if (entry === null) continue;
+    for (const token of entry.distinct) documentFrequency.set(token, (documentFrequency.get(token) ?? 0) + 1);
+  }
+  const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
+  return tokensByItem.map((entry) => {
+    if (entry === null) return null;
+    const distinctive = entry.tokens.filter((token) => (documentFrequency.get(token) ?? 0) <= commonAbove);
+    return distinctive.length === 0 ? null : simhash64(distinctive);
+  });
+}
+
+export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
+  const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
+  const minContentTokens = options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS;
+  const bands = threshold + 1;
+  const fingerprints = nearDuplicateFingerprints(items, minContentTokens);
+  const clusters: (DedupedItem<T> & { sourceKeys: Set<string> })[] = [];
+  // Leader fingerprints by cluster index, in flat arrays for a tight comparison loop.
+  const leaderHigh: number[] = [];
+  const leaderLow: number[] = [];
+  const clusterByUrl = new Map<string, number>();
+  // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
+  const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+
+  for (const index of rankOrder(items)) {
+    const candidate = items[index]!;
+    const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
+    const fingerprint = fingerprints[index] ?? null;
+    const bandValues = fingerprint === null ? null : fingerprintBands(fingerprint, bands);
+    let clusterIndex = canonical === null ? undefined : clusterByUrl.get(canonical);
+    let reason: MergeReason = 'canonical_url';
+    if (clusterIndex === undefined && fingerprint !== null && bandValues !== null) {
+      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold);
+      reason = 'near_duplicate';
+    }
+    const source: SourceRef = { provider: candidate.provider, url: candidate.url, id: candidate.id };
+    const sourceKey = `${candidate.provider}\u0000${candidate.url ?? ''}`;
+    if (clusterIndex !== undefined) {
+      const cluster = clusters[clusterIndex]!;
+      cluster.merged.push({ id: candidate.id, reason });
+      if (!cluster.sourceKeys.has(sourceKey)) {
+        cluster.sourceKeys.add(sourceKey);
+        cluster.sources.push(source);
+      }
+      if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, clusterIndex);
+      continue;
+    }
+    const newIndex = clusters.length;
+    clusters.push({ item: candidate, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: new Set([sourceKey]) });
+    leaderHigh.push(fingerprint?.high ?? 0);
+    leaderLow.push(fingerprint?.low ?? 0);
+    if (canonical !== null) clusterByUrl.set(canonical, newIndex);
+    bandValues?.forEach((value, band) => {
+      const bucket = bandBuckets[band]!;
+      const members = bucket.get(value);
+      if (members === undefined) bucket.set(value, [newIndex]);
+      else members.push(newIndex);
+    });
+  }
+  return clusters.map(({ item, canonicalUrl: url, sources, merged }) => ({ item, canonicalUrl: url, sources, merged }));
+}
+
+/** The best-ranked (earliest) cluster within the threshold among those sharing a band, if any. */
+function closestEarlierCluster(
+  fingerprint: Fingerprint,
+  bandValues: readonly number[],
+  bandBuckets: readonly Map<number, number[]>[],
+  leaderHigh: readonly number[],
+  leaderLow: readonly number[],
+  threshold: number,
+): number | undefined {
+  let best = Number.POSITIVE_INFINITY;
+  for (let band = 0; band < bandValues.length; band++) {
+    const members = bandBuckets[band]!.get(bandValues[band]!);
+    if (members === undefined) continue;
+    for (const clusterIndex of members) {
+      // Buckets are in rank order: nothing later in this one can beat a match already found.
+      if (clusterIndex >= best) break;
+      const distance = popcount32((fingerprint.high ^ leaderHigh[clusterIndex]!) >>> 0) + popcount32((fingerprint.low ^ leaderLow[clusterIndex]!) >>> 0);
+      if (distance <= threshold) {
+        best = clusterIndex;
+        break;
+      }
+    }
+  }
+  return Number.isFinite(best) ? best : undefined;
+}

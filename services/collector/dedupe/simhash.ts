@@ -1,0 +1,119 @@
+/**
+ * 64-bit SimHash (Charikar) over word shingles, held as two 32-bit halves so it stays in fast
+ * integer arithmetic (BigInt is ~10x slower here). Texts that share most of their shingles get
+ * fingerprints a few bits apart; unrelated texts differ in about 32 of 64 bits.
+ */
+export interface Fingerprint {
+  readonly high: number;
+  readonly low: number;
+}
+
+/**
+ * Words per shingle. Snippets are short (20–80 words), and there single words beat longer
+ * shingles: a prefixed "Originally published on …" line or one edited phrase moves a 3-word
+ * shingle fingerprint 10+ bits but a 1-word one 3–5, while different articles on the same topic
+ * stay 20+ bits apart either way (see simhash.test.ts).
+ */
+export const SHINGLE_WORDS = 1;
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** MurmurHash3's finalizer: spreads FNV's weak bits over the whole word. */
+function mix32(value: number): number {
+  let hash = value;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
+
+/**
+ * Adds one 32-bit word to 32 vertical counters stored bit-sliced (slices[k] holds bit k of every
+ * counter): a ripple-carry add of a few bitwise operations instead of 32 separate increments.
+ */
+function addToSlicedCounters(slices: Uint32Array, word: number): void {
+  let carry = word;
+  for (let k = 0; carry !== 0; k++) {
+    const current = slices[k]!;
+    slices[k] = current ^ carry;
+    carry = (current & carry) >>> 0;
+  }
+}
+
+/** 32 slices count up to 2^32 - 1 features, far beyond any text. */
+const SLICES = 32;
+
+/**
+ * Bit b is set when more than half of the `total` features had bit b set, i.e. when counter b
+ * exceeds floor(total / 2): a bit-sliced comparison of all 32 counters at once, from the top bit.
+ */
+function majorityBits(slices: Uint32Array, total: number): number {
+  const half = Math.floor(total / 2);
+  let greater = 0;
+  let equal = 0xffffffff;
+  for (let k = 31 - Math.clz32(total); k >= 0; k--) {
+    const slice = slices[k]!;
+    if ((half >>> k) & 1) {
+      equal &= slice;
+    } else {
+      greater |= equal & slice;
+      equal &= ~slice;
+    }
+  }
+  return greater >>> 0;
+}
+
+export function simhash64(tokens: readonly string[], shingleWords: number = SHINGLE_WORDS): Fingerprint {
+  const width = Math.min(shingleWords, tokens.length);
+  if (width === 0) return { high: 0, low: 0 };
+  const highSlices = new Uint32Array(SLICES);
+  const lowSlices = new Uint32Array(SLICES);
+  let total = 0;
+  for (let start = 0; start + width <= tokens.length; start++) {
+    const shingle = width === 1 ? (tokens[start] ?? '') : tokens.slice(start, start + width).join(' ');
+    const hash = fnv1a(shingle);
+    addToSlicedCounters(highSlices, mix32(hash));
+    addToSlicedCounters(lowSlices, mix32((hash ^ 0x9e3779b9) >>> 0));
+    total++;
+  }
+  return { high: majorityBits(highSlices, total), low: majorityBits(lowSlices, total) };
+}
+
+export function popcount32(value: number): number {
+  let bits = value - ((value >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+export function hammingDistance(a: Fingerprint, b: Fingerprint): number {
+  return popcount32((a.high ^ b.high) >>> 0) + popcount32((a.low ^ b.low) >>> 0);
+}
+
+/**
+ * The fingerprint cut into `bands` slices of floor(64 / bands) bits each (the few bits left over
+ * are ignored, which keeps the pigeonhole guarantee: bands = threshold + 1 disjoint slices, so
+ * fingerprints within the threshold agree on at least one slice).
+ */
+export function fingerprintBands(fingerprint: Fingerprint, bands: number): number[] {
+  const width = Math.floor(64 / bands);
+  const result: number[] = [];
+  for (let band = 0; band < bands; band++) {
+    let value = 0;
+    for (let offset = 0; offset < width; offset++) {
+      const bit = band * width + offset;
+      const word = bit < 32 ? fingerprint.high : fingerprint.low;
+      value += ((word >>> (bit % 32)) & 1) * 2 ** offset;
+    }
+    result.push(value);
+  }
+  return result;
+}
