@@ -41,7 +41,7 @@ export function isQuoted(text: string, position: number): boolean {
 }
 
 export function followsExampleCue(text: string, position: number): boolean {
-  return EXAMPLE_CUE.test(text.slice(Math.max(0, position - 100), position));
+  return EXAMPLE_CUE.test(text.slice(Math.max(0, position - 100), position).toLowerCase());
 }
 
 export function isNegated(text: string, position: number): boolean {

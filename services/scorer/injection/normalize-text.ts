@@ -75,9 +75,24 @@ function isSeparatorLike(code: number): boolean {
   return (code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xff0f) || code === 0xa0;
 }
 
+// Printable ASCII needs nothing but lower-casing; most English pages take this path.
+const ONLY_PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+const UTF16 = new TextDecoder('utf-16le');
+
 export function normalizeText(original: string): NormalizedText {
-  const out: string[] = [];
-  const map: number[] = [];
+  if (ONLY_PLAIN_ASCII.test(original)) {
+    const offsets = new Int32Array(original.length + 1);
+    for (let k = 0; k <= original.length; k++) offsets[k] = k;
+    return { original, text: original.toLowerCase(), offsets, hiddenRuns: [], wordSplits: [], mixedScriptWords: [] };
+  }
+  return normalizeUnicode(original);
+}
+
+function normalizeUnicode(original: string): NormalizedText {
+  // Output code units and, for each, the original index it came from.
+  let out = new Uint16Array(original.length + 16);
+  let map = new Int32Array(original.length + 16);
+  let length = 0;
   const hiddenRuns: HiddenRun[] = [];
   const wordSplits: Span[] = [];
   const mixedScriptWords: Span[] = [];
@@ -92,7 +107,7 @@ export function normalizeText(original: string): NormalizedText {
   let overrideStart = -1;
   let overrideDepth = 0;
   // Word being built, for the mixed-script rule.
-  let wordStartOut = -1;
+  let wordStart = -1;
   let wordHasLatin = false;
   let wordLookalikes = 0;
   let wordLetters = 0;
@@ -113,14 +128,15 @@ export function normalizeText(original: string): NormalizedText {
     selectorBytes = [];
   };
   const endWord = () => {
-    if (wordStartOut >= 0 && wordLookalikes > 0 && (wordHasLatin || (wordLookalikes === wordLetters && wordLetters >= 2))) {
-      for (let k = wordStartOut; k < out.length; k++) {
+    if (wordStart >= 0 && wordLookalikes > 0 && (wordHasLatin || (wordLookalikes === wordLetters && wordLetters >= 2))) {
+      for (let k = wordStart; k < length; k++) {
         const folded = LOOKALIKES.get(original.codePointAt(map[k] ?? 0) ?? 0);
-        if (folded !== undefined) out[k] = folded;
+        if (folded !== undefined) out[k] = folded.charCodeAt(0);
       }
-      mixedScriptWords.push({ start: map[wordStartOut] ?? 0, end: (map[out.length - 1] ?? 0) + 1 });
+      // Whole words of Greek or Cyrillic are read folded but are no evidence of anything.
+      if (wordHasLatin) mixedScriptWords.push({ start: map[wordStart] ?? 0, end: (map[length - 1] ?? 0) + 1 });
     }
-    wordStartOut = -1;
+    wordStart = -1;
     wordHasLatin = false;
     wordLookalikes = 0;
     wordLetters = 0;
@@ -132,23 +148,33 @@ export function normalizeText(original: string): NormalizedText {
     overrideStart = -1;
     overrideDepth = 0;
   };
-  const emit = (piece: string, at: number, code: number) => {
+  const pushUnit = (unit: number, at: number) => {
+    if (length >= out.length) {
+      const grownOut = new Uint16Array(out.length * 2);
+      grownOut.set(out);
+      out = grownOut;
+      const grownMap = new Int32Array(map.length * 2);
+      grownMap.set(map);
+      map = grownMap;
+    }
+    out[length] = unit;
+    map[length] = at;
+    length++;
+  };
+  /** Bookkeeping before a visible character is written: zero-width splits and word boundaries. */
+  const beforeVisible = (at: number, code: number) => {
     if (zeroWidthStart >= 0) {
-      const previous = out.length > 0 ? (out[out.length - 1] ?? '').charCodeAt(0) : 0;
+      const previous = length > 0 ? (out[length - 1] ?? 0) : 0;
       if (isSplittableLetter(previous) && isSplittableLetter(code)) wordSplits.push({ start: zeroWidthStart, end: at });
       zeroWidthStart = -1;
     }
     if (isWordCode(code)) {
-      if (wordStartOut < 0) wordStartOut = out.length;
+      if (wordStart < 0) wordStart = length;
       wordLetters++;
       if (isLatinLetter(code)) wordHasLatin = true;
       else if (LOOKALIKES.has(code)) wordLookalikes++;
-    } else {
+    } else if (wordStart >= 0) {
       endWord();
-    }
-    for (let k = 0; k < piece.length; k++) {
-      out.push(piece[k] ?? '');
-      map.push(at);
     }
   };
 
@@ -189,16 +215,17 @@ export function normalizeText(original: string): NormalizedText {
       continue;
     }
     if (code === 0x0a && overrideStart >= 0) closeOverride(i);
-    if (code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) {
-      i = next;
-      continue;
-    }
-    if (code >= 0x7f && code <= 0x9f) {
+    if ((code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) || (code >= 0x7f && code <= 0x9f)) {
       i = next;
       continue;
     }
     if (code < 0x80) {
-      emit(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : String.fromCharCode(code), i, code);
+      beforeVisible(i, code);
+      pushUnit(code >= 0x41 && code <= 0x5a ? code + 32 : code, i);
+    } else if (isHan(code)) {
+      // Han characters are NFKC-stable and never lookalikes: copied as they are.
+      beforeVisible(i, code);
+      pushUnit(code, i);
     } else {
       let folded = foldCache.get(code);
       if (folded === undefined) {
@@ -206,7 +233,10 @@ export function normalizeText(original: string): NormalizedText {
         foldCache.set(code, folded);
       }
       // Combining marks after a Latin letter are decoration (or Zalgo noise), not letters.
-      if (folded.length > 0) emit(folded, i, code);
+      if (folded.length > 0) {
+        beforeVisible(i, code);
+        for (let k = 0; k < folded.length; k++) pushUnit(folded.charCodeAt(k), i);
+      }
     }
     i = next;
   }
@@ -215,10 +245,11 @@ export function normalizeText(original: string): NormalizedText {
   closeOverride(original.length);
   endWord();
 
-  const offsets = new Int32Array(out.length + 1);
-  for (let k = 0; k < map.length; k++) offsets[k] = map[k] ?? 0;
-  offsets[out.length] = original.length;
-  return { original, text: out.join(''), offsets, hiddenRuns, wordSplits, mixedScriptWords };
+  const offsets = new Int32Array(length + 1);
+  offsets.set(map.subarray(0, length));
+  offsets[length] = original.length;
+  const text = UTF16.decode(out.subarray(0, length));
+  return { original, text, offsets, hiddenRuns, wordSplits, mixedScriptWords };
 }
 
 /** NFKC, lower case, and Latin letters stripped of diacritics (so "ìgnörè" reads as "ignore"). */

@@ -15,6 +15,7 @@ import { findEncodedPayloads, looksLikeText } from './encoded-payloads.ts';
 import { findHiddenRegions, type HiddenRegion } from './hidden-html.ts';
 import { sanitizeField, wrapQuarantine } from './neutralize.ts';
 import { normalizeText, toOriginalSpan, type NormalizedText, type Span } from './normalize-text.ts';
+import { createTriggerIndex } from './rule-triggers.ts';
 import { COMPACT_RULES, LEET_WORD, RAW_RULES, REVERSED_TEXT_HINT, ROT13_HINT, SEPARATED_LETTERS, TEXT_RULES, type Rule, type Technique } from './rules.ts';
 import { DEFAULT_THRESHOLDS, scoreHits, verdictFor, type Hit, type Thresholds, type Verdict } from './score.ts';
 
@@ -75,6 +76,9 @@ const LEET_WORDS_NEEDED = 3;
 const MAX_TEXT_IN_EVIDENCE = 300;
 
 type FieldName = 'title' | 'content' | 'summary' | 'html';
+
+// Built once from constant rule tables; it holds no state between calls.
+const TEXT_RULE_TRIGGERS = createTriggerIndex(TEXT_RULES);
 
 /** One readable view of a field and how its indices map back to the original. */
 interface View {
@@ -144,16 +148,19 @@ function scanField(name: FieldName, normalized: NormalizedText, discussion: bool
 
   for (const view of viewsOf(normalized, hidden)) {
     // A reading only counts as obfuscation when it reveals something the visible text did not.
-    const found = matchRules(view.compact ? [...TEXT_RULES, ...COMPACT_RULES] : TEXT_RULES, view, name, discussion).filter(add);
+    const rules = view.compact ? [...TEXT_RULES, ...COMPACT_RULES] : TEXT_RULES;
+    const enabled = view.compact ? null : TEXT_RULE_TRIGGERS.enabled(view.text);
+    const found = matchRules(enabled === null ? rules : rules.filter((rule) => enabled.has(rule)), view, name, discussion).filter(add);
     if (view.carrier !== null && found.some((hit) => hit.role === 'payload')) {
       const spans = found.map((hit) => hit.span);
       const span = { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) };
       add({ ...view.carrier, role: 'carrier', field: name, span, text: clip(view.text) });
     }
   }
-  for (const rule of RAW_RULES) {
+  for (const rule of normalized.original.includes('http') ? RAW_RULES : []) {
     for (const match of execAll(rule.pattern, normalized.original)) {
-      add(hitOf(rule, name, { start: match.index, end: match.index + match[0].length }, match[0], rule.weight));
+      const example = discussion && (isQuoted(normalized.original, match.index) || followsExampleCue(normalized.original, match.index));
+      add(hitOf(rule, name, { start: match.index, end: match.index + match[0].length }, match[0], rule.weight * (example ? QUOTED_IN_DISCUSSION : 1)));
     }
   }
 
