@@ -32,7 +32,8 @@ export function parseRetryAfterMs(header: string | null, now: Date): number | nu
   if (header === null) return null;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // An HTTP date names a weekday and month; bare numbers like "1.5" must not parse as dates.
+  const date = /[a-z]{3}/i.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - now.getTime());
 }
