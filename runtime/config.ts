@@ -25,6 +25,8 @@ export const configSchema = z.object({
   SKRYA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A run whose end marker has not arrived this long after its last message is closed as incomplete. */
   SKRYA_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** live = real provider HTTP; mock = the skills' recorded responses (offline demos, tests). */
+  SKRYA_SKILL_ADAPTERS: z.enum(['live', 'mock']).default('live'),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 

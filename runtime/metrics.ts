@@ -79,3 +79,19 @@ export function startMetricsServer(registry: Registry, port: number, host = '127
     });
   });
 }
+
+export interface MessageMetrics {
+  outcomes: Counter<'service' | 'outcome' | 'code'>;
+}
+
+/** What the runner did with each input: emitted, dropped or dead-lettered (with the reason code). */
+export function createMessageMetrics(registry: Registry): MessageMetrics {
+  return {
+    outcomes: new Counter({
+      name: 'skrya_messages_total',
+      help: 'Runner outcomes by service: emit, drop, or deadLetter with its reason code.',
+      labelNames: ['service', 'outcome', 'code'] as const,
+      registers: [registry],
+    }),
+  };
+}

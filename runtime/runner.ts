@@ -5,7 +5,7 @@
  * with a reason code; retriable ones (registry or broker down) are retried in place with backoff.
  */
 import { randomUUID } from 'node:crypto';
-import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type Producer, type ProducerConfig } from 'kafkajs';
 import { isSkryaError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Serde } from './serde.ts';
@@ -88,6 +88,18 @@ export interface RunningService {
   ready: Promise<void>;
 }
 
+/**
+ * Idempotent, ordered, and patient: while the broker is away sends are retried without limit,
+ * so a stage waits for the broker instead of failing the input it is working on.
+ */
+export const PRODUCER_CONFIG: ProducerConfig = {
+  idempotent: true,
+  maxInFlightRequests: 1,
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+  retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5_000 },
+};
+
 interface ProducedRecord {
   topic: string;
   message: { key: string | Buffer | null; value: Buffer; headers: Record<string, string> };
@@ -151,7 +163,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   const maxInputBytes = options.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const abort = new AbortController();
 
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer(PRODUCER_CONFIG);
   const consumer: Consumer = kafka.consumer({
     groupId: consumerGroup(naming, service),
     sessionTimeout: 45_000,
@@ -326,7 +338,7 @@ export interface Publisher {
 }
 
 export async function createPublisher(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; stage: string }): Promise<Publisher> {
-  const producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = options.kafka.producer(PRODUCER_CONFIG);
   await producer.connect();
   return {
     async publish(topic, key, value, headers) {

@@ -47,5 +47,7 @@ export const providerResultSchema = z.object({
   source: z.string().default(''),
   content: z.string().nullable().default(null),
   language: z.string().nullable().default(null),
+  /** The markup the text came from, when there was any: injection screening looks for hidden HTML in it. */
+  html: z.string().nullish(),
 });
 export type ProviderResult = z.infer<typeof providerResultSchema>;

@@ -1,11 +1,19 @@
 import type { Command } from 'commander';
 import { registerStackCommand } from './stack.ts';
+import { registerTopicCommand } from './topic.ts';
+import { registerSourcesCommand } from './sources.ts';
+import { registerRequestCommand } from './request.ts';
+import { registerRunCommand } from './run.ts';
 import { registerClassifyCommand } from './classify.ts';
 import { registerRouteCommand } from './route.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
   registerStackCommand,
+  registerTopicCommand,
+  registerSourcesCommand,
+  registerRequestCommand,
+  registerRunCommand,
   registerClassifyCommand,
   registerRouteCommand,
 ];

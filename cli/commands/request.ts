@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../runtime/config.ts';
+import { sourcesFile } from '../../runtime/data-paths.ts';
+import { topicKey } from '../../runtime/ids.ts';
+import { connectPipeline } from '../../runtime/pipeline.ts';
+import { createPublisher } from '../../runtime/runner.ts';
+import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
+import { lastRunUntil } from '../../services/monitor/monitor.ts';
+import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
+
+export function registerRequestCommand(program: Command): void {
+  program
+    .command('request <topic-id>')
+    .description('emit one skrya.retrieval-request.v1 for a topic now (the window runs from the end of its last run, or recency_hours back)')
+    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--since <iso>', 'start of the time window (ISO 8601)')
+    .option('--until <iso>', 'end of the time window (ISO 8601, default now)')
+    .option('--dry-run', 'print the provider-neutral request JSON instead of emitting it')
+    .action(async (topicId: string, options: { tenant: string; since?: string; until?: string; dryRun?: boolean }) => {
+      const config = loadConfig();
+      const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, options.tenant, topicId));
+      const request = buildRetrievalRequest({
+        tenant: options.tenant,
+        topicId,
+        topic,
+        now: new Date(),
+        trigger: 'CLI',
+        since: options.since,
+        until: options.until,
+        lastRunUntil: lastRunUntil(config.SKRYA_DATA_ROOT, options.tenant, topicId),
+      });
+      if (options.dryRun) {
+        process.stdout.write(`${JSON.stringify(request, null, 2)}\n`);
+        return;
+      }
+      const pipeline = await connectPipeline({ config, clientId: 'skrya-cli' });
+      const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'cli' });
+      try {
+        await publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request);
+      } finally {
+        await publisher.close();
+      }
+      process.stdout.write(`${request.run_id}\n`);
+    });
+}

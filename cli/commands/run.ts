@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { SkryaError } from '../../runtime/errors.ts';
+import { connectPipeline } from '../../runtime/pipeline.ts';
+import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-services.ts';
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run <services...>')
+    .description(`run pipeline services until SIGTERM/SIGINT: ${SERVICE_NAMES.join(', ')}, or all`)
+    .action(async (services: string[]) => {
+      const names = services.includes('all') ? [...SERVICE_NAMES] : services;
+      const unknown = names.filter((name) => !(SERVICE_NAMES as readonly string[]).includes(name));
+      if (unknown.length > 0) throw new SkryaError('INVALID_INPUT', `unknown service ${unknown.join(', ')}: choose from ${SERVICE_NAMES.join(', ')}, or all`);
+      const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}` });
+      const stages = await runStages(pipeline, names as ServiceName[]);
+      pipeline.logger.info({ services: names, metricsPort: stages.metricsPort }, 'running; stop with Ctrl-C');
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      pipeline.logger.info('stopping: finishing in-flight work');
+      await stages.stop();
+    });
+}

@@ -1,0 +1,40 @@
+/**
+ * The data tree (BLUEPRINT §3), one tree per tenant. Every path is built from validated ids
+ * and checked to stay inside the data root.
+ */
+import fs from 'node:fs';
+import { ID_PATTERN, assertId, resolveInside } from './ids.ts';
+
+export function topicDir(root: string, tenant: string, topicId: string): string {
+  return resolveInside(root, assertId('tenant', tenant), 'topics', assertId('topic', topicId));
+}
+
+export function sourcesFile(root: string, tenant: string, topicId: string): string {
+  return resolveInside(topicDir(root, tenant, topicId), 'sources.json');
+}
+
+export function ingestDir(root: string, tenant: string, topicId: string): string {
+  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'ingest');
+}
+
+export function replayDir(root: string, tenant: string, topicId: string, replayId: string): string {
+  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'replays', assertId('replay', replayId));
+}
+
+function validSubdirectories(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && ID_PATTERN.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Every <tenant>/<topic> that has a topics/<topic> folder; names that are not valid ids are ignored. */
+export function listTopics(root: string): Array<{ tenant: string; topicId: string }> {
+  return validSubdirectories(root).flatMap((tenant) =>
+    validSubdirectories(resolveInside(root, tenant, 'topics')).map((topicId) => ({ tenant, topicId })),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The collector's steps for one closed run: merge copies (canonical URL, then near-duplicate text),
+ * add the agreement bonus, rank, cut to max_items, count, and write the digest. Pure: the same
+ * scored items always give the same batch, whatever order they arrived in.
+ */
+import { INGEST_VERSION, type IngestBatch, type Producer, type ProviderStatus, type RequestContext, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
+import { roundScore } from '../scorer/ranking/score-item.ts';
+import { agreementOf } from './dedupe/agreement.ts';
+import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
+import { renderRunDigest } from './run-digest.ts';
+
+export interface ClosedRun {
+  tenant: string;
+  topicId: string;
+  runId: string;
+  request: RequestContext;
+  producer: Producer;
+  items: readonly ScoredItem[];
+  /** From the run-end marker; null when the run closed on timeout. */
+  marker: { counts: RunCounts; finishedAt: string; providerStatus: ProviderStatus[]; degradationLogJson: string } | null;
+  incompleteReason: string | null;
+}
+
+/** Provider order for runs without an intent: response by response, result by result. */
+function providerOrder(a: ScoredItem, b: ScoredItem): number {
+  return a.response_sequence - b.response_sequence || a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function countVerdicts(items: readonly ScoredItem[]): Pick<RunCounts, 'accepted' | 'downweighted' | 'quarantined' | 'dropped'> {
+  const counts = { accepted: 0, downweighted: 0, quarantined: 0, dropped: 0 };
+  for (const item of items) counts[item.verdict.toLowerCase() as keyof typeof counts] += 1;
+  return counts;
+}
+
+export function assembleBatch(run: ClosedRun): IngestBatch {
+  // Redelivered messages carry the same deterministic id: keep one of each.
+  const unique = [...new Map(run.items.map((item) => [item.id, item])).values()].sort(providerOrder);
+  const kept = unique.filter((item) => item.verdict !== 'DROPPED');
+
+  const clusters = dedupeItems(kept.map((item) => ({
+    id: item.id,
+    url: item.url,
+    provider: item.producer_name,
+    title: item.title,
+    text: item.content ?? item.summary ?? '',
+    score: item.score,
+    item,
+  })));
+  const merged = clusters.map((cluster) => {
+    const agreement = agreementOf(cluster.sources);
+    const { item } = cluster.item;
+    const score = item.score === null ? null : roundScore(item.score + agreement.bonus);
+    const components = item.components === null ? null : { ...item.components, base: item.score ?? 0, agreement: agreement.bonus, independent_sources: agreement.independentSources };
+    return {
+      ...item,
+      canonical_url: cluster.canonicalUrl ?? item.canonical_url,
+      sources: cluster.sources.map((source) => ({ provider: source.provider, url: source.url, item_id: source.id })),
+      score,
+      components,
+    };
+  });
+  const ranked = rankOrder(merged).map((index) => merged[index]!);
+  const items = ranked.slice(0, run.request.max_items);
+
+  const counts: RunCounts = {
+    raw_responses: run.marker?.counts.raw_responses ?? new Set(unique.map((item) => item.response_sequence)).size,
+    raw_items: unique.length,
+    ...countVerdicts(unique),
+    normalize_failures: run.marker?.counts.normalize_failures ?? 0,
+  };
+  const retrievedAt = run.marker?.finishedAt ?? unique.map((item) => item.fetched_at).sort().at(-1) ?? run.request.requested_at;
+  const batch: IngestBatch = {
+    interface_version: INGEST_VERSION,
+    tenant: run.tenant,
+    topic_id: run.topicId,
+    run_id: run.runId,
+    retrieved_at: retrievedAt,
+    producer: run.producer,
+    request: run.request,
+    items,
+    stats: {
+      counts,
+      merged_duplicates: kept.length - merged.length,
+      cut_by_max_items: ranked.length - items.length,
+      complete: run.marker !== null,
+      incomplete_reason: run.incompleteReason,
+      provider_status: run.marker?.providerStatus ?? [],
+      degradation_log_json: run.marker?.degradationLogJson ?? '[]',
+    },
+    digest_markdown: '',
+  };
+  return { ...batch, digest_markdown: renderRunDigest(batch) };
+}

@@ -1,0 +1,89 @@
+/**
+ * Turns a topic's sources.json into one provider-neutral skrya.retrieval-request.v1 (spec 000):
+ * the union of enabled runtime-retrieval sources' capabilities, queries, languages and locations,
+ * the largest max_items, a time window, the intent and the expanded sub-queries.
+ */
+import { createHash } from 'node:crypto';
+import { SkryaError } from '../../runtime/errors.ts';
+import { assertId } from '../../runtime/ids.ts';
+import type { Capability, Intent } from '../../schemas/ingest.ts';
+import { RETRIEVAL_REQUEST_VERSION, retrievalRequestSchema, type RetrievalRequest } from '../../schemas/messages.ts';
+import { classifyQuery } from '../retriever/intent/classify-query.ts';
+import { expandQuery } from '../retriever/intent/expand-query.ts';
+import { DEFAULT_MAX_ITEMS, type TopicSources } from './sources-file.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+const MAX_SUB_QUERIES = 12;
+
+export interface RequestInput {
+  tenant: string;
+  topicId: string;
+  topic: TopicSources;
+  now: Date;
+  trigger: RetrievalRequest['trigger'];
+  /** Explicit window bounds (CLI --since/--until); otherwise since the last run, or recency_hours back. */
+  since?: string | undefined;
+  until?: string | undefined;
+  lastRunUntil?: string | null | undefined;
+}
+
+function union<T>(lists: T[][]): T[] {
+  return [...new Set(lists.flat())];
+}
+
+function isoOrThrow(value: string, flag: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new SkryaError('INVALID_INPUT', `${flag} ${JSON.stringify(value)} is not a date: use ISO 8601, e.g. 2026-04-24T00:00:00+08:00`);
+  return new Date(time).toISOString();
+}
+
+/** Run ids are deterministic for a tenant, topic and window: emitting the same request twice is the same run. */
+export function runIdFor(tenant: string, topicId: string, window: { since: string; until: string }): string {
+  const stamp = window.until.replace(/[-:]/g, '').replace(/\.\d+/, '').toLowerCase();
+  const digest = createHash('sha256').update(`${tenant}/${topicId}/${window.since}/${window.until}`).digest('hex').slice(0, 8);
+  return `run-${stamp}-${digest}`;
+}
+
+export function buildRetrievalRequest(input: RequestInput): RetrievalRequest {
+  const tenant = assertId('tenant', input.tenant);
+  const topicId = assertId('topic', input.topicId);
+  const { sources } = input.topic;
+  if (sources.length === 0) throw new SkryaError('CONFIG_INVALID', `${input.topic.file}: no enabled runtime-retrieval source`);
+
+  const until = input.until ? isoOrThrow(input.until, '--until') : input.now.toISOString();
+  const since = input.since
+    ? isoOrThrow(input.since, '--since')
+    : input.lastRunUntil ?? new Date(Date.parse(until) - input.topic.recencyHours * HOUR_MS).toISOString();
+  if (Date.parse(since) > Date.parse(until)) throw new SkryaError('INVALID_INPUT', `the time window is empty: since ${since} is after until ${until}`);
+
+  const queries = union(sources.map((source) => source.queries));
+  const intent: Intent | null = input.topic.intent ?? (queries[0] ? classifyQuery(queries[0], { now: new Date(until) }).intent : null);
+  const subQueries = intent
+    ? union(queries.map((query) => expandQuery(query, intent, { now: new Date(until) }))).slice(0, MAX_SUB_QUERIES)
+    : queries;
+
+  const request: RetrievalRequest = {
+    interface_version: RETRIEVAL_REQUEST_VERSION,
+    tenant,
+    topic_id: topicId,
+    run_id: runIdFor(tenant, topicId, { since, until }),
+    requested_at: input.now.toISOString(),
+    trigger: input.trigger,
+    time_window: { since, until },
+    capabilities: union<Capability>(sources.map((source) => source.capabilities)),
+    queries,
+    languages: union(sources.map((source) => source.languages)),
+    max_items: Math.max(0, ...sources.map((source) => source.max_items ?? 0)) || DEFAULT_MAX_ITEMS,
+    locations: {
+      feeds: union(sources.map((source) => source.feeds)),
+      paths: union(sources.map((source) => source.paths)),
+      urls: union(sources.map((source) => source.urls)),
+      sites: union(sources.map((source) => source.sites)),
+    },
+    intent,
+    sub_queries: subQueries,
+    boost_domains: input.topic.boostDomains,
+    plan_json: null,
+  };
+  return retrievalRequestSchema.parse(request);
+}

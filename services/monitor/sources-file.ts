@@ -1,0 +1,188 @@
+/**
+ * sources.json: a topic's long-term configuration (spec 000). It records which retrieval
+ * capabilities a topic needs, never which provider serves them. Errors name the file, line and field.
+ * Folders written for the original Skrya tool load as they are: unknown fields are ignored, and
+ * `recency_hours` sets the default time window.
+ */
+import fs from 'node:fs';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+import { SkryaError } from '../../runtime/errors.ts';
+import { ID_PATTERN } from '../../runtime/ids.ts';
+import { CAPABILITIES, INTENTS } from '../../schemas/ingest.ts';
+
+export const DEFAULT_MAX_ITEMS = 50;
+export const DEFAULT_RECENCY_HOURS = 24;
+
+/**
+ * Names of retrieval vendors and tools. They belong in run artifacts (producer.name) and in
+ * operator bindings, never in sources.json, where a capability is recorded instead.
+ */
+export const PROVIDER_NAMES = [
+  'brave', 'exa', 'tavily', 'bailian', 'serpapi', 'serper', 'bing-api', 'google-cse', 'perplexity-api',
+  'agent-reach', 'firecrawl', 'jina', 'searxng', 'duckduckgo-api', 'you-api', 'kagi',
+] as const;
+
+/** Keys whose mere presence binds a source to a provider. */
+const PROVIDER_KEYS = ['provider', 'providers', 'tool', 'tools', 'skill', 'skills', 'adapter', 'vendor', 'engine', 'api'];
+
+const id = z.string().regex(ID_PATTERN, 'must be 1-63 lowercase letters, digits or "-", starting with a letter or digit');
+
+const cadenceSchema = z.union([
+  z.string().min(1).describe('a cron expression, e.g. "0 */6 * * *"'),
+  z.object({ every_minutes: z.number().int().min(1).max(7 * 24 * 60) }),
+]);
+
+export const runtimeSourceSchema = z.looseObject({
+  id,
+  name: z.string().optional(),
+  type: z.literal('runtime-retrieval'),
+  enabled: z.boolean().default(true),
+  capabilities: z.array(z.enum(CAPABILITIES, { error: `must be one of ${CAPABILITIES.join(', ')}` })).min(1),
+  binding: z.literal('runtime', { error: 'must be "runtime": which tool serves a capability is decided at run time, not here' }).default('runtime'),
+  queries: z.array(z.string().min(1)).default([]),
+  languages: z.array(z.string().min(1)).default([]),
+  max_items: z.number().int().min(1).max(1000).optional(),
+  feeds: z.array(z.string().min(1)).default([]),
+  paths: z.array(z.string().min(1)).default([]),
+  urls: z.array(z.string().min(1)).default([]),
+  sites: z.array(z.string().min(1)).default([]),
+});
+export type RuntimeSource = z.infer<typeof runtimeSourceSchema>;
+
+export const sourcesFileSchema = z.looseObject({
+  cadence: cadenceSchema.optional(),
+  recency_hours: z.number().positive().max(24 * 365).optional(),
+  intent: z.enum(INTENTS).optional(),
+  boost_domains: z.array(z.string().min(1)).default([]),
+  sources: z.array(z.looseObject({ type: z.string() })).min(1, 'needs at least one source'),
+});
+
+export interface TopicSources {
+  file: string;
+  cadence: z.infer<typeof cadenceSchema> | null;
+  recencyHours: number;
+  intent: (typeof INTENTS)[number] | null;
+  boostDomains: string[];
+  /** Enabled runtime-retrieval sources; other source types are ignored (kept for the original tool). */
+  sources: RuntimeSource[];
+}
+
+export interface SourcesProblem {
+  file: string;
+  line: number;
+  column: number;
+  field: string;
+  message: string;
+}
+
+export function formatProblem(problem: SourcesProblem): string {
+  return `${problem.file}:${problem.line}:${problem.column}: ${problem.field}: ${problem.message}`;
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+function locate(text: string, root: Node | undefined, path: Array<string | number>): { line: number; column: number } {
+  // The deepest node that exists on the path: a missing field points at its parent object.
+  for (let depth = path.length; depth >= 0; depth -= 1) {
+    const node = root ? findNodeAtLocation(root, path.slice(0, depth)) : undefined;
+    if (node) return lineAndColumn(text, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+  }
+  return { line: 1, column: 1 };
+}
+
+function fieldName(path: Array<string | number>): string {
+  return path.length === 0 ? '(file)' : path.map((part) => (typeof part === 'number' ? `[${part}]` : part)).join('.').replaceAll('.[', '[');
+}
+
+function mentionsProvider(value: string): string | null {
+  const lower = value.toLowerCase();
+  return PROVIDER_NAMES.find((name) => new RegExp(`(^|[^a-z0-9])${name}([^a-z0-9]|$)`).test(lower)) ?? null;
+}
+
+/** Provider names anywhere but in free text (queries and names a human wrote), and provider-binding keys. */
+function providerProblems(value: unknown, path: Array<string | number>, report: (path: Array<string | number>, message: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((entry, index) => providerProblems(entry, [...path, index], report));
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (PROVIDER_KEYS.includes(key.toLowerCase())) {
+        report([...path, key], `"${key}" binds a source to a provider; sources.json records capabilities (spec 000) — remove it and bind tools at run time (\`skrya run --bind\`)`);
+        continue;
+      }
+      if (key === 'queries' || key === 'name' || key === 'description') continue;
+      providerProblems(child, [...path, key], report);
+    }
+    return;
+  }
+  if (typeof value === 'string') {
+    const provider = mentionsProvider(value);
+    if (provider) report(path, `names the provider "${provider}"; record the capability it serves (${CAPABILITIES.join(', ')}) instead`);
+  }
+}
+
+/** Every problem of one sources.json text; empty when it is valid. */
+export function lintSourcesText(file: string, text: string): SourcesProblem[] {
+  const problems: SourcesProblem[] = [];
+  const parseErrors: ParseError[] = [];
+  const root = parseTree(text, parseErrors, { allowTrailingComma: false, disallowComments: true });
+  for (const error of parseErrors) {
+    problems.push({ file, ...lineAndColumn(text, error.offset), field: '(syntax)', message: `invalid JSON: ${printParseErrorCode(error.error)}` });
+  }
+  if (problems.length > 0 || !root) return problems;
+
+  const report = (path: Array<string | number>, message: string) => problems.push({ file, ...locate(text, root, path), field: fieldName(path), message });
+  const raw: unknown = JSON.parse(text);
+  const top = sourcesFileSchema.safeParse(raw);
+  if (!top.success) {
+    for (const issue of top.error.issues) report(issue.path as Array<string | number>, issue.message);
+    return problems;
+  }
+  top.data.sources.forEach((source, index) => {
+    if (source.type !== 'runtime-retrieval') return;
+    const parsed = runtimeSourceSchema.safeParse(source);
+    if (!parsed.success) for (const issue of parsed.error.issues) report(['sources', index, ...(issue.path as Array<string | number>)], issue.message);
+  });
+  const ids = new Map<string, number>();
+  top.data.sources.forEach((source, index) => {
+    const sourceId = (source as { id?: unknown }).id;
+    if (typeof sourceId !== 'string') return;
+    if (ids.has(sourceId)) report(['sources', index, 'id'], `duplicate source id "${sourceId}" (first at sources[${ids.get(sourceId)}])`);
+    ids.set(sourceId, index);
+  });
+  providerProblems(raw, [], report);
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** Loads a valid sources.json, or throws CONFIG_INVALID listing every problem with its line. */
+export function loadSourcesFile(file: string): TopicSources {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SkryaError('CONFIG_INVALID', `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  const problems = lintSourcesText(file, text);
+  if (problems.length > 0) {
+    throw new SkryaError('CONFIG_INVALID', problems.map(formatProblem).join('\n'), { details: { problems } });
+  }
+  const parsed = sourcesFileSchema.parse(JSON.parse(text));
+  const sources = parsed.sources
+    .filter((source) => source.type === 'runtime-retrieval')
+    .map((source) => runtimeSourceSchema.parse(source))
+    .filter((source) => source.enabled);
+  return {
+    file,
+    cadence: parsed.cadence ?? null,
+    recencyHours: parsed.recency_hours ?? DEFAULT_RECENCY_HOURS,
+    intent: parsed.intent ?? null,
+    boostDomains: parsed.boost_domains,
+    sources,
+  };
+}

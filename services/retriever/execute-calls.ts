@@ -1,0 +1,138 @@
+/**
+ * Runs a request's planned calls: in parallel up to a limit, each walking its provider chain on
+ * failure (spec 004 rule 6: every step appended to the degradation log). One provider's failure
+ * never blocks the run; a provider without credentials is reported as "cannot be connected
+ * automatically" and skipped.
+ */
+import type { ErrorCode } from '../../runtime/errors.ts';
+import type { ProviderStatus } from '../../schemas/messages.ts';
+import type { PlannedCall } from './plan-calls.ts';
+import type { SkillRunResult } from './skills/run-skill.ts';
+import type { RawResponse } from './skills/types.ts';
+
+export type FallbackTrigger = 'quota_exhausted' | 'timeout' | 'empty_results' | 'api_error' | 'not_connected';
+
+export interface DegradationEvent {
+  capability: string;
+  sub_query: string | null;
+  from: string;
+  to: string | null;
+  trigger: FallbackTrigger;
+  code: string | null;
+  detail: string;
+}
+
+/** Spec 004's fallback triggers for our stable error codes. */
+export function fallbackTrigger(code: ErrorCode | undefined): FallbackTrigger {
+  switch (code) {
+    case 'QUOTA_EXHAUSTED':
+    case 'RATE_LIMITED':
+      return 'quota_exhausted';
+    case 'ADAPTER_TIMEOUT':
+      return 'timeout';
+    case 'EMPTY_RESULTS':
+      return 'empty_results';
+    case 'NOT_CONFIGURED':
+      return 'not_connected';
+    default:
+      return 'api_error';
+  }
+}
+
+export interface CallOutcome {
+  call: PlannedCall;
+  /** The provider whose answer was kept, with its verbatim responses; null when the chain ran out. */
+  provider: string | null;
+  raw: RawResponse[];
+  degradation: DegradationEvent[];
+}
+
+export interface ExecutionReport {
+  outcomes: CallOutcome[];
+  providerStatus: ProviderStatus[];
+  degradationLog: DegradationEvent[];
+}
+
+export type SkillCaller = (skill: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<SkillRunResult>;
+
+const NOT_CONNECTED_MESSAGE = 'cannot be connected automatically';
+
+async function walkChain(call: PlannedCall, callSkill: SkillCaller, signal: AbortSignal, record: (provider: string, result: SkillRunResult | null) => void): Promise<CallOutcome> {
+  const degradation: DegradationEvent[] = [];
+  if (call.chain.length === 0) {
+    record(call.capability, null);
+    return { call, provider: null, raw: [], degradation };
+  }
+  for (const [index, skill] of call.chain.entries()) {
+    const result = await callSkill(skill, call.inputFor(skill), signal);
+    record(skill, result);
+    const resultCount = result.output?.results.length ?? 0;
+    if (result.status === 'ok' && resultCount > 0) return { call, provider: skill, raw: result.raw, degradation };
+    const next = call.chain[index + 1] ?? null;
+    const code = result.status === 'ok' ? 'EMPTY_RESULTS' : (result.code ?? null);
+    degradation.push({
+      capability: call.capability,
+      sub_query: call.subQuery,
+      from: skill,
+      to: next,
+      trigger: result.status === 'ok' ? 'empty_results' : fallbackTrigger(result.code),
+      code,
+      detail: result.message ?? (result.status === 'ok' ? 'no results' : 'failed'),
+    });
+    if (signal.aborted) break;
+  }
+  return { call, provider: null, raw: [], degradation };
+}
+
+/** Runs `tasks` with at most `limit` in flight, keeping results in task order. */
+export async function mapWithLimit<T, R>(tasks: readonly T[], limit: number, run: (task: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(tasks.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await run(tasks[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+interface ProviderTally {
+  provider: string;
+  capability: string;
+  calls: number;
+  results: number;
+  succeeded: boolean;
+  firstError: { code: string; message: string } | null;
+}
+
+function toStatus(tally: ProviderTally): ProviderStatus {
+  const base = { provider: tally.provider, capability: tally.capability, calls: tally.calls, results: tally.results };
+  if (tally.succeeded) return { ...base, status: 'ok', code: null, message: null };
+  const error = tally.firstError ?? { code: 'NOT_CONFIGURED', message: `no provider for ${tally.capability} is available` };
+  if (error.code === 'NOT_CONFIGURED') return { ...base, status: 'not_connected', code: error.code, message: `${NOT_CONNECTED_MESSAGE}: ${error.message}` };
+  return { ...base, status: 'error', code: error.code, message: error.message };
+}
+
+export async function executeCalls(calls: readonly PlannedCall[], options: { callSkill: SkillCaller; concurrency: number; signal: AbortSignal; onProgress?: () => Promise<void> }): Promise<ExecutionReport> {
+  const tallies = new Map<string, ProviderTally>();
+  const record = (capability: string) => (provider: string, result: SkillRunResult | null) => {
+    const key = `${provider}\u0000${capability}`;
+    const tally = tallies.get(key) ?? { provider, capability, calls: 0, results: 0, succeeded: false, firstError: null };
+    tallies.set(key, tally);
+    if (result === null) return;
+    tally.calls += 1;
+    tally.results += result.output?.results.length ?? 0;
+    if (result.status === 'ok') tally.succeeded = true;
+    else tally.firstError ??= { code: result.code ?? 'BAD_RESPONSE', message: result.message ?? 'failed' };
+  };
+  const outcomes = await mapWithLimit(calls, options.concurrency, async (call) => {
+    const outcome = await walkChain(call, options.callSkill, options.signal, record(call.capability));
+    await options.onProgress?.();
+    return outcome;
+  });
+  // Calls finish in any order; the report is ordered so the same run always reads the same.
+  const providerStatus = [...tallies.values()].map(toStatus).sort((a, b) => a.capability.localeCompare(b.capability) || a.provider.localeCompare(b.provider));
+  return { outcomes, providerStatus, degradationLog: outcomes.flatMap((outcome) => outcome.degradation) };
+}

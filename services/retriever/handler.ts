@@ -1,0 +1,94 @@
+/**
+ * retriever: retrieval-requests → raw-results. Plans the skill calls a request needs, runs them
+ * on the available providers (fallback chains, concurrency limit), and emits one raw-results message
+ * per provider response, verbatim, then a run-end marker with counts and per-provider status.
+ */
+import { topicDir } from '../../runtime/data-paths.ts';
+import { topicKey } from '../../runtime/ids.ts';
+import { emit, type Handler, type Outcome } from '../../runtime/runner.ts';
+import type { Capability } from '../../schemas/ingest.ts';
+import type { RawResult, RequestContext, RetrievalRequest } from '../../schemas/messages.ts';
+import { executeCalls } from './execute-calls.ts';
+import { planCalls } from './plan-calls.ts';
+import { runSkill } from './skills/run-skill.ts';
+import type { SkillRegistry } from './skills/registry.ts';
+
+export interface RetrieverOptions {
+  registry: SkillRegistry;
+  dataRoot: string;
+  /** Calls in flight for one request. */
+  concurrency?: number;
+  clock?: () => Date;
+}
+
+export function requestContext(request: RetrievalRequest): RequestContext {
+  return {
+    requested_at: request.requested_at,
+    window_since: request.time_window.since,
+    window_until: request.time_window.until,
+    queries: request.queries,
+    sub_queries: request.sub_queries,
+    intent: request.intent,
+    languages: request.languages,
+    max_items: request.max_items,
+    boost_domains: request.boost_domains,
+  };
+}
+
+export function createRetriever(options: RetrieverOptions): Handler<'retrieval-requests'> {
+  const clock = options.clock ?? (() => new Date());
+  return {
+    input: 'retrieval-requests',
+    async handle({ value: request }, context): Promise<Outcome[]> {
+      const startedAt = clock().toISOString();
+      const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
+      const localRoot = topicDir(options.dataRoot, request.tenant, request.topic_id);
+      const calls = planCalls(request);
+      const report = await executeCalls(calls, {
+        concurrency: options.concurrency ?? 4,
+        signal: context.signal,
+        onProgress: context.heartbeat,
+        callSkill: (skill, input, signal) => runSkill(options.registry, skill, input, { tenant: request.tenant, runId: request.run_id, signal, localRoot }),
+      });
+
+      const scope = { tenant: request.tenant, topic_id: request.topic_id, run_id: request.run_id, request: requestContext(request) };
+      const responses: RawResult[] = [];
+      for (const outcome of report.outcomes) {
+        if (outcome.provider === null) continue;
+        for (const raw of outcome.raw) {
+          responses.push({
+            ...scope,
+            kind: 'RESPONSE',
+            producer: { kind: 'provider', name: outcome.provider, persistent: true, capabilities: [outcome.call.capability] },
+            response: {
+              sequence: responses.length,
+              capability: outcome.call.capability,
+              sub_query: outcome.call.subQuery,
+              counter_evidence: outcome.call.counterEvidence,
+              fetched_at: raw.fetchedAt,
+              http_status: raw.httpStatus,
+              content_type: raw.contentType,
+              url: raw.url,
+              payload: raw.body,
+            },
+            run_end: null,
+          });
+        }
+      }
+      const marker: RawResult = {
+        ...scope,
+        kind: 'RUN_END',
+        producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: [...new Set<Capability>(request.capabilities)] },
+        response: null,
+        run_end: {
+          response_count: responses.length,
+          started_at: startedAt,
+          finished_at: clock().toISOString(),
+          provider_status: report.providerStatus,
+          degradation_log_json: JSON.stringify(report.degradationLog),
+        },
+      };
+      return [...responses, marker].map((message) => emit('raw-results', key, message));
+    },
+  };
+}

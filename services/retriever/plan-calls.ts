@@ -1,0 +1,81 @@
+/**
+ * Which skill calls a request needs: per capability, the provider chain to walk (first = preferred,
+ * the rest are fallbacks, spec 004 rule 6) and the input of each call. Pure and deterministic:
+ * the order of calls here is the order of responses on raw-results.
+ */
+import type { Capability, Freshness } from '../../schemas/ingest.ts';
+import type { RetrievalRequest } from '../../schemas/messages.ts';
+import { INTENT_PROFILES } from './intent/intent-profiles.ts';
+
+/**
+ * Provider chains by capability, most preferred first. Search chains follow spec 004's
+ * fallback order (tavily → … → brave web search) with Exa as the last web source (spec 001).
+ */
+export const PROVIDER_CHAINS: Record<Capability, readonly string[]> = {
+  web_search: ['tavily_search', 'brave_web_search', 'exa_search'],
+  news_search: ['brave_news_search', 'tavily_search'],
+  site_search: ['site_search'],
+  social_search: [],
+  rss_feed: ['feed_reader'],
+  document_fetch: ['document_fetch'],
+  local_file: ['local_file'],
+};
+
+export interface PlannedCall {
+  capability: Capability;
+  chain: readonly string[];
+  subQuery: string | null;
+  counterEvidence: boolean;
+  /** The input for a given skill of the chain (search skills differ in their options). */
+  inputFor(skill: string): Record<string, unknown>;
+}
+
+const SEARCH_RESULTS_PER_CALL = 10;
+
+function isUrl(location: string): boolean {
+  return /^https?:\/\//i.test(location);
+}
+
+function searchInput(query: string, freshness: Freshness | null, capability: Capability) {
+  return (skill: string): Record<string, unknown> => ({
+    query,
+    count: SEARCH_RESULTS_PER_CALL,
+    ...(freshness ? { freshness } : {}),
+    ...(skill === 'tavily_search' ? { topic: capability === 'news_search' ? 'news' : 'general' } : {}),
+  });
+}
+
+export function planCalls(request: RetrievalRequest, counterQueries: readonly string[] = []): PlannedCall[] {
+  const freshness = request.intent ? INTENT_PROFILES[request.intent].freshness : null;
+  const queries = request.sub_queries.length > 0 ? request.sub_queries : request.queries;
+  const perItem = Math.min(200, request.max_items);
+  const calls: PlannedCall[] = [];
+  // Counter-evidence queries run once, on the first search capability the request has.
+  const counterCapability = request.capabilities.find((capability) => capability === 'web_search' || capability === 'news_search');
+  for (const capability of request.capabilities) {
+    const chain = PROVIDER_CHAINS[capability];
+    const call = (subQuery: string | null, input: (skill: string) => Record<string, unknown>, counterEvidence = false) =>
+      calls.push({ capability, chain, subQuery, counterEvidence, inputFor: input });
+    switch (capability) {
+      case 'rss_feed':
+        for (const feed of request.locations.feeds) call(null, () => (isUrl(feed) ? { url: feed, count: perItem } : { path: feed, count: perItem }));
+        break;
+      case 'local_file':
+        for (const folder of request.locations.paths) call(null, () => ({ path: folder, count: perItem }));
+        break;
+      case 'document_fetch':
+        for (const url of request.locations.urls) call(null, () => ({ url }));
+        break;
+      case 'site_search':
+        for (const domain of request.locations.sites) for (const query of queries) call(query, (skill) => ({ ...searchInput(query, freshness, capability)(skill), domain }));
+        break;
+      case 'web_search':
+      case 'news_search':
+      case 'social_search':
+        for (const query of queries) call(query, searchInput(query, freshness, capability));
+        if (capability === counterCapability) for (const query of counterQueries) call(query, searchInput(query, freshness, capability), true);
+        break;
+    }
+  }
+  return calls;
+}

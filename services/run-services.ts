@@ -1,0 +1,57 @@
+/**
+ * Runs a set of stages in this process until SIGTERM/SIGINT: each consumer service with its own
+ * consumer group, and the monitor's schedule. Shutdown lets in-flight work finish, commits, and
+ * disconnects.
+ */
+import path from 'node:path';
+import type { Pipeline } from '../runtime/pipeline.ts';
+import { topicKey } from '../runtime/ids.ts';
+import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
+import { createPublisher, type RunningService } from '../runtime/runner.ts';
+import { CONSUMER_SERVICES, startConsumerService, type ConsumerService } from './catalog.ts';
+import { createMonitor } from './monitor/monitor.ts';
+
+export const SERVICE_NAMES = ['monitor', ...CONSUMER_SERVICES] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface RunningStages {
+  stop(): Promise<void>;
+  metricsPort: number | null;
+}
+
+export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: { monitorIntervalMs?: number } = {}): Promise<RunningStages> {
+  const consumers: RunningService[] = [];
+  for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline));
+  await Promise.all(consumers.map((service) => service.ready));
+
+  let stopMonitor = async () => {};
+  if (names.includes('monitor')) {
+    const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'monitor' });
+    const monitor = createMonitor({
+      dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
+      logger: pipeline.logger.child({ service: 'monitor' }),
+      publish: (request) => publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request),
+    });
+    let running: Promise<unknown> = monitor.tick(new Date());
+    const timer = setInterval(() => {
+      running = running.then(() => monitor.tick(new Date()));
+    }, options.monitorIntervalMs ?? 30_000);
+    stopMonitor = async () => {
+      clearInterval(timer);
+      await running;
+      await publisher.close();
+    };
+  }
+
+  let metrics: MetricsServer | null = null;
+  if (pipeline.config.SKRYA_METRICS_PORT > 0) metrics = await startMetricsServer(pipeline.metrics.registry, pipeline.config.SKRYA_METRICS_PORT);
+
+  return {
+    metricsPort: metrics?.port ?? null,
+    async stop() {
+      await stopMonitor();
+      await Promise.all(consumers.map((service) => service.stop()));
+      await metrics?.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The skrya.ingest.v1 document agents read (latest-ingest.json, normalized/<timestamp>.json):
+ * spec 000's fields first, then what Skrya adds to explain each item (score components, verdict,
+ * injection evidence, merged sources). Built from the batch alone, so the bytes are reproducible.
+ */
+import type { IngestBatch, ScoredItem } from '../../schemas/messages.ts';
+
+function documentItem(item: ScoredItem) {
+  return {
+    id: item.id,
+    title: item.title,
+    url: item.url,
+    source_name: item.source_name,
+    published_at: item.published_at,
+    fetched_at: item.fetched_at,
+    language: item.language,
+    content: item.content,
+    summary: item.summary,
+    evidence_type: item.evidence_type,
+    confidence: item.confidence,
+    canonical_url: item.canonical_url,
+    producer: item.producer_name,
+    capability: item.capability,
+    counter_evidence: item.counter_evidence,
+    verdict: item.verdict.toLowerCase(),
+    reasons: item.reasons,
+    score: item.score,
+    score_components: item.components,
+    injection: { score: item.injection_score, evidence: item.evidence },
+    sources: item.sources,
+  };
+}
+
+export function ingestDocument(batch: IngestBatch) {
+  return {
+    interface_version: batch.interface_version,
+    topic_id: batch.topic_id,
+    tenant: batch.tenant,
+    run_id: batch.run_id,
+    run_requested_at: batch.request.requested_at,
+    retrieved_at: batch.retrieved_at,
+    producer: batch.producer,
+    time_window: { since: batch.request.window_since, until: batch.request.window_until },
+    intent: batch.request.intent,
+    queries: batch.request.queries,
+    items: batch.items.map(documentItem),
+    stats: {
+      ...batch.stats.counts,
+      kept: batch.items.length,
+      merged_duplicates: batch.stats.merged_duplicates,
+      cut_by_max_items: batch.stats.cut_by_max_items,
+      complete: batch.stats.complete,
+      incomplete_reason: batch.stats.incomplete_reason,
+      providers: batch.stats.provider_status,
+      degradation_log: JSON.parse(batch.stats.degradation_log_json) as unknown,
+    },
+  };
+}
+
+export function renderIngestDocument(batch: IngestBatch): string {
+  return `${JSON.stringify(ingestDocument(batch), null, 2)}\n`;
+}
