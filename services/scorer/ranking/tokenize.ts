@@ -2,15 +2,15 @@ import { STOP_WORDS } from './stop-words.ts';
 
 /**
  * Word tokens for matching: NFKC + lower-case folded, split into words by `Intl.Segmenter` so
- * Chinese and Japanese are segmented, then cut at any character that is not a letter, digit,
- * mark or underscore ("node.js" → node, js; "v1.30" → v1, 30) so every path agrees on the same
- * tokens. Text whose letters and digits are all ASCII skips the segmenter: for such text the
+ * Chinese and Japanese are segmented, then cut at any character that is not a letter, digit or
+ * mark ("node.js" → node, js; "v1.30" → v1, 30; "snake_case" → snake, case) so every path agrees
+ * on the same tokens. Text whose letters and digits are all ASCII skips the segmenter: for such text the
  * segmenter's word boundaries reduce to the same ASCII runs, at a tenth of the cost.
  */
 const WORD_SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
-const ASCII_WORD = /[a-z0-9_]+/g;
-const NOT_WORD_CHARACTER = /[^\p{L}\p{N}\p{M}_]+/u;
-const NON_ASCII_WORD_CHARACTER = /(?![\u0000-\u007f])[\p{L}\p{N}\p{M}]/u;
+const ASCII_WORD = /[a-z0-9]+/g;
+const NOT_WORD_CHARACTER = /[^\p{L}\p{N}\p{M}]+/u;
+const NON_ASCII_WORD_CHARACTER = /(?!\p{ASCII})[\p{L}\p{N}\p{M}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 export function foldText(text: string): string {

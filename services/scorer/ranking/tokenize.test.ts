@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isCjkTerm, queryTerms, tokenize } from './tokenize.ts';
+
+describe('tokenize', () => {
+  it.each([
+    ['English words, lower-cased', 'Kubernetes Release Notes', ['kubernetes', 'release', 'notes']],
+    ['punctuation inside words splits them', 'node.js v1.30 stop-words', ['node', 'js', 'v1', '30', 'stop', 'words']],
+    ['full-width letters are NFKC-folded', 'ＷｅｂＴｒａｎｓｐｏｒｔ ｋ８ｓ', ['webtransport', 'k8s']],
+    ['Chinese is segmented into words', 'Rust 异步编程教程', ['rust', '异步', '编', '程', '教程']],
+    ['accented Latin stays whole', 'Café crème', ['café', 'crème']],
+    ['curly apostrophes split like straight ones', 'it’s here', ['it', 's', 'here']],
+  ])('%s', (_name, text, expected) => {
+    expect(tokenize(text)).toEqual(expected);
+  });
+
+  it('gives the same tokens for ASCII words whether or not the text also holds non-ASCII words', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ019 .-_\'’:,/'), maxLength: 60 }), (ascii) => {
+        const withChinese = tokenize(`${ascii} 中文`);
+        expect(withChinese.slice(0, -1)).toEqual(tokenize(ascii));
+      }),
+    );
+  });
+});
+
+describe('queryTerms', () => {
+  it.each([
+    ['stop words and question framing are dropped', 'What is the WebTransport API?', ['webtransport', 'api']],
+    ['Chinese question framing is dropped', '什么是 WebTransport', ['webtransport']],
+    ['single CJK characters cut apart by the segmenter are joined again', 'Anthropic MCP 官网 文档', ['anthropic', 'mcp', '官网', '文档']],
+    ['repeated terms count once', 'Bun vs Deno vs Bun', ['bun', 'deno']],
+    ['only stop words → no terms', 'what is the', []],
+  ])('%s', (_name, query, expected) => {
+    expect(queryTerms(query)).toEqual(expected);
+  });
+
+  it.each([
+    ['异步', true],
+    ['カタカナ', true],
+    ['한국어', true],
+    ['rust', false],
+    ['café', false],
+  ])('isCjkTerm(%s) = %s', (term, expected) => {
+    expect(isCjkTerm(term)).toBe(expected);
+  });
+});
