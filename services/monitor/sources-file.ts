@@ -5,6 +5,7 @@
  * `recency_hours` sets the default time window.
  */
 import fs from 'node:fs';
+import { CronExpressionParser } from 'cron-parser';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
@@ -28,8 +29,18 @@ const PROVIDER_KEYS = ['provider', 'providers', 'tool', 'tools', 'skill', 'skill
 
 const id = z.string().regex(ID_PATTERN, 'must be 1-63 lowercase letters, digits or "-", starting with a letter or digit');
 
+function isCronExpression(value: string): boolean {
+  try {
+    CronExpressionParser.parse(value, { tz: 'UTC' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const cadenceSchema = z.union([
-  z.string().min(1).describe('a cron expression, e.g. "0 */6 * * *"'),
+  // Checked here so a bad cron is reported with its line, not only when the monitor first reschedules.
+  z.string().min(1).refine(isCronExpression, 'is not a valid cron expression (e.g. "0 */6 * * *")').describe('a cron expression, e.g. "0 */6 * * *"'),
   z.object({ every_minutes: z.number().int().min(1).max(7 * 24 * 60) }),
 ]);
 
@@ -127,8 +138,14 @@ function providerProblems(value: unknown, path: Array<string | number>, report: 
   }
 }
 
+/** Editors on Windows save a byte-order mark; JSON.parse and the parser reject it. */
+function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
 /** Every problem of one sources.json text; empty when it is valid. */
-export function lintSourcesText(file: string, text: string): SourcesProblem[] {
+export function lintSourcesText(file: string, original: string): SourcesProblem[] {
+  const text = withoutBom(original);
   const problems: SourcesProblem[] = [];
   const parseErrors: ParseError[] = [];
   const root = parseTree(text, parseErrors, { allowTrailingComma: false, disallowComments: true });
@@ -140,21 +157,20 @@ export function lintSourcesText(file: string, text: string): SourcesProblem[] {
   const report = (path: Array<string | number>, message: string) => problems.push({ file, ...locate(text, root, path), field: fieldName(path), message });
   const raw: unknown = JSON.parse(text);
   const top = sourcesFileSchema.safeParse(raw);
-  if (!top.success) {
-    for (const issue of top.error.issues) report(issue.path as Array<string | number>, issue.message);
-    return problems;
-  }
-  top.data.sources.forEach((source, index) => {
-    if (source.type !== 'runtime-retrieval') return;
-    const parsed = runtimeSourceSchema.safeParse(source);
-    if (!parsed.success) for (const issue of parsed.error.issues) report(['sources', index, ...(issue.path as Array<string | number>)], issue.message);
-  });
+  if (!top.success) for (const issue of top.error.issues) report(issue.path as Array<string | number>, issue.message);
+  // The sources are checked even when a top-level field is wrong, so one pass lists every problem.
+  const sources: unknown[] = typeof raw === 'object' && raw !== null && Array.isArray((raw as { sources?: unknown }).sources) ? (raw as { sources: unknown[] }).sources : [];
   const ids = new Map<string, number>();
-  top.data.sources.forEach((source, index) => {
-    const sourceId = (source as { id?: unknown }).id;
+  sources.forEach((source, index) => {
+    if (typeof source !== 'object' || source === null) return;
+    const { type, id: sourceId } = source as { type?: unknown; id?: unknown };
+    if (type === 'runtime-retrieval') {
+      const parsed = runtimeSourceSchema.safeParse(source);
+      if (!parsed.success) for (const issue of parsed.error.issues) report(['sources', index, ...(issue.path as Array<string | number>)], issue.message);
+    }
     if (typeof sourceId !== 'string') return;
     if (ids.has(sourceId)) report(['sources', index, 'id'], `duplicate source id "${sourceId}" (first at sources[${ids.get(sourceId)}])`);
-    ids.set(sourceId, index);
+    else ids.set(sourceId, index);
   });
   providerProblems(raw, [], report);
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -172,7 +188,7 @@ export function loadSourcesFile(file: string): TopicSources {
   if (problems.length > 0) {
     throw new SkryaError('CONFIG_INVALID', problems.map(formatProblem).join('\n'), { details: { problems } });
   }
-  const parsed = sourcesFileSchema.parse(JSON.parse(text));
+  const parsed = sourcesFileSchema.parse(JSON.parse(withoutBom(text)));
   const sources = parsed.sources
     .filter((source) => source.type === 'runtime-retrieval')
     .map((source) => runtimeSourceSchema.parse(source))
