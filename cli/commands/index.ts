@@ -4,8 +4,10 @@ import { registerTopicCommand } from './topic.ts';
 import { registerSourcesCommand } from './sources.ts';
 import { registerRequestCommand } from './request.ts';
 import { registerRunCommand } from './run.ts';
+import { registerDemoCommand } from './demo.ts';
 import { registerClassifyCommand } from './classify.ts';
 import { registerRouteCommand } from './route.ts';
+import { registerSkillsCommand } from './skills.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
@@ -14,6 +16,8 @@ export const COMMANDS: Array<(program: Command) => void> = [
   registerSourcesCommand,
   registerRequestCommand,
   registerRunCommand,
+  registerDemoCommand,
   registerClassifyCommand,
   registerRouteCommand,
+  registerSkillsCommand,
 ];

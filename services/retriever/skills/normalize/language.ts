@@ -3,7 +3,7 @@
  * ISO 639-3 (individual languages such as `cmn`, `arb`, `pes`); the table maps each to the
  * two-letter code of the language or its macrolanguage. Codes without a 639-1 equivalent stay 639-3.
  */
-import { franc } from 'franc';
+import { francAll } from 'franc';
 
 const ISO_639_3_TO_1: Readonly<Record<string, string>> = {
   afr: 'af', als: 'sq', amh: 'am', arb: 'ar', ayr: 'ay', azj: 'az', bam: 'bm', bel: 'be', ben: 'bn', bod: 'bo',
@@ -28,14 +28,24 @@ export function toIso6391(code: string): string {
   return ISO_639_3_TO_1[code] ?? code;
 }
 
+/** Candidates this close to the best score are treated as ties. */
+const TIE_RATIO = 0.95;
+
 /**
  * Detected language, or the declared one (`<html lang>`, a feed's `<language>`, front matter)
- * when the text is too short or ambiguous; null when neither says.
+ * when the text is too short or the declaration is among the near-best candidates; null when
+ * neither says. Trigram scores of related languages are close (English vs Scots, German vs Low
+ * German), so among near ties the declared language wins, then a language with a 639-1 code.
  */
 export function detectLanguage(text: string, declared: string | null = null): string | null {
-  const sample = text.slice(0, SAMPLE_CHARS);
-  const detected = sample.trim().length >= MIN_CHARS ? franc(sample, { minLength: MIN_CHARS }) : 'und';
-  if (detected !== 'und') return toIso6391(detected);
   const primary = declared?.trim().toLowerCase().split(/[-_]/)[0];
-  return primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
+  const declaredCode = primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
+  const sample = text.slice(0, SAMPLE_CHARS);
+  if (sample.trim().length < MIN_CHARS) return declaredCode;
+  const candidates = francAll(sample, { minLength: MIN_CHARS });
+  const [best] = candidates;
+  if (!best || best[0] === 'und') return declaredCode;
+  const nearBest = candidates.filter(([, score]) => score >= best[1] * TIE_RATIO).map(([code]) => toIso6391(code));
+  if (declaredCode && nearBest.includes(declaredCode)) return declaredCode;
+  return nearBest.find((code) => code.length === 2) ?? toIso6391(best[0]);
 }

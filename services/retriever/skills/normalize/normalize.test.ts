@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeDate } from './dates.ts';
+import { detectLanguage } from './language.ts';
+
+describe('detectLanguage (ISO 639-1 where one exists)', () => {
+  it.each<[string, string, string | null, string | null]>([
+    ['English', 'Today, the ingress-nginx maintainers have released patches for a batch of critical vulnerabilities.', null, 'en'],
+    ['German', 'Seit Kafka 4.0 laufen alle Cluster im KRaft-Modus, und die Controller werden getrennt betrieben.', null, 'de'],
+    ['French', 'La nouvelle version de Kafka supprime complètement ZooKeeper et fonctionne uniquement en mode KRaft.', null, 'fr'],
+    ['Chinese', 'Kafka 4.0 完全移除了 ZooKeeper，集群只能在 KRaft 模式下运行，升级前需要先检查客户端版本。', null, 'zh'],
+    ['Japanese', 'Kafka 4.0 では ZooKeeper が完全に削除され、クラスターは KRaft モードでのみ動作します。', null, 'ja'],
+    ['too short, declared', 'Kafka 4.0', 'de-DE', 'de'],
+    ['too short, undeclared', 'Kafka', null, null],
+    ['a wrong declaration loses to clear text', 'Dieses Handbuch beschreibt, wie die Cluster im Rechenzentrum betrieben werden und was zu prüfen ist.', 'en', 'de'],
+  ])('%s', (_name, text, declared, expected) => {
+    expect(detectLanguage(text, declared)).toBe(expected);
+  });
+});
+
+describe('normalizeDate', () => {
+  const fetchedAt = '2025-03-20T12:00:00.000Z';
+  it.each<[unknown, string | null]>([
+    ['2024-08-13T00:00:00', '2024-08-13T00:00:00.000Z'],
+    ['2025-03-10T08:00:00+01:00', '2025-03-10T07:00:00.000Z'],
+    ['Mon, 10 Mar 2025 08:00:00 GMT', '2025-03-10T08:00:00.000Z'],
+    ['3 days ago', '2025-03-17T12:00:00.000Z'],
+    ['1 hour ago', '2025-03-20T11:00:00.000Z'],
+    ['August 13, 2024', new Date('August 13, 2024').toISOString()],
+    ['', null],
+    ['yesterday-ish', null],
+    [undefined, null],
+    [42, null],
+  ])('%j → %j', (value, expected) => {
+    expect(normalizeDate(value, fetchedAt)).toBe(expected);
+  });
+});
