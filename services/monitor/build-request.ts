@@ -31,9 +31,20 @@ function union<T>(lists: T[][]): T[] {
   return [...new Set(lists.flat())];
 }
 
+/**
+ * A date (UTC midnight) or a date-time with Z or an offset. Date.parse alone is too lenient: it
+ * reads "1" as 2001, rolls 2026-02-30 over to March and reads a time without offset in the
+ * server's zone, so the same command would mean different windows on different machines.
+ */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
+
 function isoOrThrow(value: string, flag: string): string {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new SkryaError('INVALID_INPUT', `${flag} ${JSON.stringify(value)} is not a date: use ISO 8601, e.g. 2026-04-24T00:00:00+08:00`);
+  const parts = ISO_DATE_TIME.exec(value.trim());
+  const time = Date.parse(value.trim());
+  const calendarDay = parts ? new Date(Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]))).toISOString().slice(0, 10) : null;
+  if (!parts || Number.isNaN(time) || calendarDay !== `${parts[1]}-${parts[2]}-${parts[3]}`) {
+    throw new SkryaError('INVALID_INPUT', `${flag} ${JSON.stringify(value)} is not a date: use ISO 8601 with an offset, e.g. 2026-04-24T00:00:00+08:00`);
+  }
   return new Date(time).toISOString();
 }
 
@@ -50,11 +61,14 @@ export function buildRetrievalRequest(input: RequestInput): RetrievalRequest {
   const { sources } = input.topic;
   if (sources.length === 0) throw new SkryaError('CONFIG_INVALID', `${input.topic.file}: no enabled runtime-retrieval source`);
 
-  const until = input.until ? isoOrThrow(input.until, '--until') : input.now.toISOString();
-  const since = input.since
+  const until = input.until !== undefined ? isoOrThrow(input.until, '--until') : input.now.toISOString();
+  const since = input.since !== undefined
     ? isoOrThrow(input.since, '--since')
-    : input.lastRunUntil ?? new Date(Date.parse(until) - input.topic.recencyHours * HOUR_MS).toISOString();
-  if (Date.parse(since) > Date.parse(until)) throw new SkryaError('INVALID_INPUT', `the time window is empty: since ${since} is after until ${until}`);
+    : input.lastRunUntil
+      ? isoOrThrow(input.lastRunUntil, 'the end of the last run')
+      : new Date(Date.parse(until) - input.topic.recencyHours * HOUR_MS).toISOString();
+  // A window of no length would fetch nothing and still take a run id.
+  if (Date.parse(since) >= Date.parse(until)) throw new SkryaError('INVALID_INPUT', `the time window is empty: since ${since} is not before until ${until}`);
 
   const queries = union(sources.map((source) => source.queries));
   const intent: Intent | null = input.topic.intent ?? (queries[0] ? classifyQuery(queries[0], { now: new Date(until) }).intent : null);
