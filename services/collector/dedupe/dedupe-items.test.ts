@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { dedupeItems, rankOrder, type DedupeCandidate } from './dedupe-items.ts';
+
+const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
+  url: null,
+  provider: 'brave',
+  title: 'Story',
+  text: '',
+  score: 0.5,
+  ...overrides,
+});
+
+const ARTICLE = 'Kubernetes 1.30 is here. The release brings 45 enhancements: 17 graduating to stable, 18 to beta and 10 new alpha features. Highlights include structured authorization configuration, recursive read-only mounts and the new node log query feature, which lets administrators read service logs without logging into the node.';
+const OTHER_RELEASE = 'Kubernetes 1.29 is here. The release brings 49 enhancements: 11 graduating to stable, 19 to beta and 19 new alpha features. Highlights include KMS v2 encryption at rest, sidecar containers in beta and the new nftables kube-proxy backend for Linux nodes.';
+
+describe('dedupeItems: exact merge by canonical URL', () => {
+  it.each([
+    ['tracking parameters, www and http', ['https://www.theverge.com/2026/3/1/story?utm_source=twitter', 'http://theverge.com/2026/3/1/story/', 'https://theverge.com/2026/3/1/story#comments']],
+    ['an AMP cache copy', ['https://www.theverge.com/2026/3/1/story', 'https://www-theverge-com.cdn.ampproject.org/c/s/www.theverge.com/2026/3/1/story']],
+    ['query order and click ids', ['https://news.ycombinator.com/item?id=1&p=2', 'https://news.ycombinator.com/item?p=2&id=1&fbclid=abc']],
+    ['percent-encoding case and IDN', ['https://例子.测试/caf%c3%a9', 'https://xn--fsqu00a.xn--0zwm56d/café/']],
+    ['duplicate slashes and default port', ['https://example.com:443//docs//guide', 'https://example.com/docs/guide/']],
+  ])('merges %s', (_name, urls) => {
+    const items = urls.map((url, index) => candidate({ id: `id-${index}`, url, provider: ['brave', 'exa', 'tavily'][index] ?? 'rss' }));
+    const result = dedupeItems(items);
+    expect(result).toHaveLength(1);
+    expect(result[0]?.sources.map((source) => source.url)).toEqual(urls);
+    expect(result[0]?.merged.every((merge) => merge.reason === 'canonical_url')).toBe(true);
+  });
+
+  it.each([
+    ['different ids on the same page', ['https://news.ycombinator.com/item?id=1', 'https://news.ycombinator.com/item?id=2']],
+    ['a mobile host', ['https://example.com/story', 'https://m.example.com/story']],
+    ['a different path case', ['https://github.com/Foo/bar', 'https://github.com/foo/bar']],
+    ['a different port', ['https://example.com/a', 'https://example.com:8443/a']],
+  ])('keeps apart %s', (_name, urls) => {
+    const items = urls.map((url, index) => candidate({ id: `id-${index}`, url }));
+    expect(dedupeItems(items)).toHaveLength(2);
+  });
+
+  it('merges through rel=canonical hints', () => {
+    const items = [
+      candidate({ id: 'a', url: 'https://example.com/story/amp', canonicalHints: { relCanonical: 'https://example.com/story' } }),
+      candidate({ id: 'b', url: 'https://www.example.com/story' }),
+    ];
+    expect(dedupeItems(items)).toHaveLength(1);
+  });
+
+  it('never merges items without a usable URL by URL', () => {
+    const items = [candidate({ id: 'a', url: null }), candidate({ id: 'b', url: null }), candidate({ id: 'c', url: 'not a url' }), candidate({ id: 'd', url: 'not a url' })];
+    expect(dedupeItems(items)).toHaveLength(4);
+  });
+});
+
+describe('dedupeItems: which copy is kept', () => {
+  it('keeps the highest-scored copy and lists every copy, kept first, then best first', () => {
+    const url = 'https://example.com/story';
+    const result = dedupeItems([
+      candidate({ id: 'low', url, score: 0.5, provider: 'brave' }),
+      candidate({ id: 'high', url: `${url}?utm_source=x`, score: 0.9, provider: 'exa' }),
+      candidate({ id: 'mid', url: `${url}/`, score: 0.7, provider: 'tavily' }),
+    ]);
+    expect(result).toHaveLength(1);
+    expect(result[0]?.item.id).toBe('high');
+    expect(result[0]?.sources.map((source) => source.provider)).toEqual(['exa', 'tavily', 'brave']);
+    expect(result[0]?.merged.map((merge) => merge.id)).toEqual(['mid', 'low']);
+  });
+
+  it('breaks equal scores by id, whatever the input order', () => {
+    const url = 'https://example.com/story';
+    const forward = dedupeItems([candidate({ id: 'b', url }), candidate({ id: 'a', url }), candidate({ id: 'c', url: 'https://example.com/other' })]);
+    const backward = dedupeItems([candidate({ id: 'c', url: 'https://example.com/other' }), candidate({ id: 'a', url }), candidate({ id: 'b', url })]);
+    expect(forward.map((item) => item.item.id)).toEqual(['a', 'c']);
+    expect(backward.map((item) => item.item.id)).toEqual(['a', 'c']);
+  });
+
+  it('without scores keeps provider order and the first copy', () => {
+    const result = dedupeItems([
+      candidate({ id: 'z', url: 'https://example.com/1', score: null }),
+      candidate({ id: 'y', url: 'https://example.com/2', score: null }),
+      candidate({ id: 'a', url: 'https://example.com/1/', score: null }),
+    ]);
+    expect(result.map((item) => item.item.id)).toEqual(['z', 'y']);
+  });
+
+  it('lists one provider returning one URL twice (two sub-queries) once as a source', () => {
+    const url = 'https://example.com/story';
+    const [item] = dedupeItems([candidate({ id: 'a', url }), candidate({ id: 'b', url })]);
+    expect(item?.sources).toHaveLength(1);
+    expect(item?.merged).toEqual([{ id: 'b', reason: 'canonical_url' }]);
+  });
+});
+
+describe('dedupeItems: near-duplicates', () => {
+  it.each([
+    ['a syndicated copy with a byline in front', `Originally published on the CNCF blog. ${ARTICLE}`],
+    ['a copy with a newsletter footer', `${ARTICLE} Subscribe to our newsletter for more.`],
+    ['a lightly edited copy', ARTICLE.replace('45 enhancements', 'forty-five enhancements').replace('administrators', 'admins')],
+  ])('merges %s at another URL', (_name, text) => {
+    const result = dedupeItems([
+      candidate({ id: 'original', url: 'https://kubernetes.io/blog/2026/04/17/kubernetes-v1-30-release/', title: 'Kubernetes v1.30: Uwubernetes', text: ARTICLE, score: 0.9, provider: 'exa' }),
+      candidate({ id: 'copy', url: 'https://www.cncf.io/blog/2026/04/18/kubernetes-1-30/', title: 'Kubernetes v1.30: Uwubernetes', text, score: 0.6, provider: 'brave' }),
+    ]);
+    expect(result).toHaveLength(1);
+    expect(result[0]?.item.id).toBe('original');
+    expect(result[0]?.merged).toEqual([{ id: 'copy', reason: 'near_duplicate' }]);
+    expect(result[0]?.sources.map((source) => source.provider)).toEqual(['exa', 'brave']);
+  });
+
+  it.each([
+    ['the previous release written from the same template', { title: 'Kubernetes v1.29: Mandala', text: OTHER_RELEASE }],
+    ['two short items with the same title', { title: 'Kubernetes v1.30: Uwubernetes', text: 'Release notes' }],
+  ])('keeps apart %s', (_name, other) => {
+    const shortOriginal = other.text === 'Release notes' ? { text: 'Release notes' } : { text: ARTICLE };
+    const result = dedupeItems([
+      candidate({ id: 'a', url: 'https://kubernetes.io/a', title: 'Kubernetes v1.30: Uwubernetes', ...shortOriginal }),
+      candidate({ id: 'b', url: 'https://kubernetes.io/b', ...other }),
+    ]);
+    expect(result).toHaveLength(2);
+  });
+
+  it('does not let the run topic (words in most items) merge different articles', () => {
+    const topic = 'Kubernetes release cluster upgrade notes';
+    const items = Array.from({ length: 30 }, (_, index) =>
+      candidate({ id: `item-${String(index).padStart(2, '0')}`, url: `https://example.com/${index}`, title: topic, text: `${topic} ${topic} story ${index} about word${index}a word${index}b word${index}c word${index}d` }),
+    );
+    expect(dedupeItems(items)).toHaveLength(30);
+  });
+
+  it('joins the best-ranked cluster, not a chain of near-duplicates', () => {
+    const result = dedupeItems([
+      candidate({ id: 'b-copy', url: 'https://b.example/1', title: 'Kubernetes v1.30', text: `Reposted. ${ARTICLE}`, score: 0.4 }),
+      candidate({ id: 'a-original', url: 'https://a.example/1', title: 'Kubernetes v1.30', text: ARTICLE, score: 0.8 }),
+    ]);
+    expect(result.map((item) => item.item.id)).toEqual(['a-original']);
+  });
+});
+
+describe('rankOrder', () => {
+  it.each([
+    ['score descending', [{ id: 'a', score: 0.1 }, { id: 'b', score: 0.9 }], [1, 0]],
+    ['equal scores by id', [{ id: 'b', score: 0.5 }, { id: 'a', score: 0.5 }], [1, 0]],
+    ['unscored after scored', [{ id: 'a', score: null }, { id: 'b', score: 0.1 }], [1, 0]],
+    ['unscored in input order', [{ id: 'b', score: null }, { id: 'a', score: null }], [0, 1]],
+  ])('%s', (_name, items, expected) => {
+    expect(rankOrder(items)).toEqual(expected);
+  });
+});
+
+describe('dedupeItems: determinism', () => {
+  it('gives the same result for any input order', () => {
+    const base = [
+      candidate({ id: 'k1', url: 'https://kubernetes.io/1', title: 'Kubernetes v1.30: Uwubernetes', text: ARTICLE, score: 0.8 }),
+      candidate({ id: 'k2', url: 'https://cncf.io/k', title: 'Kubernetes v1.30: Uwubernetes', text: `Originally published on kubernetes.io. ${ARTICLE}`, score: 0.8, provider: 'exa' }),
+      candidate({ id: 'k3', url: 'https://kubernetes.io/2', title: 'Kubernetes v1.29: Mandala', text: OTHER_RELEASE, score: 0.8 }),
+      candidate({ id: 'x1', url: 'https://www.example.com/a?utm_source=x', score: 0.3 }),
+      candidate({ id: 'x2', url: 'http://example.com/a/', score: 0.3, provider: 'tavily' }),
+      candidate({ id: 'x3', url: 'https://example.com/b', score: 0.3 }),
+    ];
+    const expected = dedupeItems(base);
+    expect(expected.map((item) => item.item.id)).toEqual(['k1', 'k3', 'x1', 'x3']);
+    fc.assert(
+      fc.property(fc.shuffledSubarray(base, { minLength: base.length }), (shuffled) => {
+        expect(dedupeItems(shuffled)).toEqual(expected);
+      }),
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INTENTS } from '../../../schemas/ingest.ts';
+import type { ScoringContext } from '../../scorer/ranking/score-item.ts';
+import { rankItems, type RankableItem } from './rank-items.ts';
+
+const WINDOW_END = '2026-03-01T00:00:00Z';
+const context = (overrides: Partial<ScoringContext> = {}): ScoringContext => ({ intent: 'status', subQueries: ['Deno 2 release'], windowEnd: WINDOW_END, ...overrides });
+const item = (overrides: Partial<RankableItem> & { id: string }): RankableItem => ({
+  url: `https://example.org/${overrides.id}`,
+  title: 'Deno 2 release',
+  snippet: 'What changed',
+  published_at: WINDOW_END,
+  provider: 'brave',
+  ...overrides,
+});
+
+describe('rankItems', () => {
+  it('adds the agreement bonus as its own component on top of the base score', () => {
+    const [ranked] = rankItems(
+      [item({ id: 'a', url: 'https://example.org/blog/v2', provider: 'brave' }), item({ id: 'b', url: 'https://www.example.org/blog/v2/?utm_source=hn', provider: 'exa' })],
+      context(),
+    );
+    expect(ranked?.components?.agreement).toBe(0.05);
+    expect(ranked?.components?.independentSources).toBe(2);
+    expect(ranked?.score).toBeCloseTo((ranked?.components?.base ?? 0) + 0.05, 6);
+    expect(ranked?.canonicalUrl).toBe('https://example.org/blog/v2');
+    expect(ranked?.sources.map((source) => source.provider)).toEqual(['brave', 'exa']);
+  });
+
+  it('lets agreement lift a confirmed item above a lone one it tied with', () => {
+    const ranked = rankItems(
+      [item({ id: 'lone', url: 'https://example.org/lone' }), item({ id: 'pair', url: 'https://example.org/pair' }), item({ id: 'pair-copy', url: 'https://example.org/pair/', provider: 'tavily' })],
+      context(),
+    );
+    expect(ranked.map((entry) => [entry.rank, entry.item.id])).toEqual([
+      [1, 'pair'],
+      [2, 'lone'],
+    ]);
+  });
+
+  it('clamps the score to 1', () => {
+    const providers = ['brave', 'exa', 'tavily', 'rss'];
+    const [ranked] = rankItems(
+      providers.map((provider, index) => item({ id: `${index}`, url: 'https://github.com/denoland/deno', provider })),
+      context({ intent: 'resource', subQueries: ['Deno 2 release'] }),
+    );
+    expect(ranked?.components?.base).toBe(1);
+    expect(ranked?.score).toBe(1);
+  });
+
+  it('without an intent keeps provider order and scores nothing, but still merges copies', () => {
+    const ranked = rankItems(
+      [item({ id: 'z', url: 'https://example.org/1' }), item({ id: 'a', url: 'https://example.org/2' }), item({ id: 'm', url: 'https://example.org/1/', provider: 'exa' })],
+      context({ intent: null }),
+    );
+    expect(ranked.map((entry) => [entry.item.id, entry.score, entry.components])).toEqual([
+      ['z', null, null],
+      ['a', null, null],
+    ]);
+    expect(ranked[0]?.agreement.independentSources).toBe(2);
+  });
+
+  const itemsArbitrary = fc.uniqueArray(
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 6 }),
+      url: fc.option(fc.oneof(fc.constantFrom('https://github.com/a', 'https://www.github.com/a/', 'https://dev.to/x', 'http://example.org/p?utm_source=1', 'https://example.org/p'), fc.webUrl()), { nil: null }),
+      title: fc.oneof(fc.constantFrom('Deno 2 release notes', 'Deno 2 vs Bun', 'Rust 异步编程'), fc.string()),
+      snippet: fc.string(),
+      published_at: fc.option(fc.date({ min: new Date('2020-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }).map((date) => date.toISOString()), { nil: null }),
+      provider: fc.constantFrom('brave', 'exa', 'tavily'),
+    }),
+    { selector: (entry) => entry.id, maxLength: 25 },
+  );
+
+  it('keeps every score in [0, 1], bonus included', () => {
+    fc.assert(
+      fc.property(itemsArbitrary, fc.constantFrom(...INTENTS), (items, intent) => {
+        for (const ranked of rankItems(items, context({ intent }))) {
+          expect(ranked.score).toBeGreaterThanOrEqual(0);
+          expect(ranked.score).toBeLessThanOrEqual(1);
+        }
+      }),
+    );
+  });
+
+  it('ranks the same input the same way in any order', () => {
+    fc.assert(
+      fc.property(
+        itemsArbitrary.chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray(items, { minLength: items.length }))),
+        fc.constantFrom(...INTENTS),
+        ([items, shuffled], intent) => {
+          const summary = (list: RankableItem[]) => rankItems(list, context({ intent })).map((ranked) => [ranked.item.id, ranked.score, ranked.sources.map((source) => source.id)]);
+          expect(summary(shuffled)).toEqual(summary(items));
+        },
+      ),
+    );
+  });
+
+  it('orders best first, equal scores by id', () => {
+    fc.assert(
+      fc.property(itemsArbitrary, fc.constantFrom(...INTENTS), (items, intent) => {
+        const ranked = rankItems(items, context({ intent }));
+        for (let index = 1; index < ranked.length; index++) {
+          const [previous, current] = [ranked[index - 1]!, ranked[index]!];
+          expect(previous.score!).toBeGreaterThanOrEqual(current.score!);
+          if (previous.score === current.score) expect(previous.item.id < current.item.id).toBe(true);
+        }
+      }),
+    );
+  });
+});
