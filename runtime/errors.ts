@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   INVALID_ID: { retriable: false },
   CONFIG_INVALID: { retriable: false },
   STACK_FAILED: { retriable: false },
+  SERVICE_CRASHED: { retriable: false },
+  RUN_TIMEOUT: { retriable: false },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -86,6 +86,11 @@ export interface RunningService {
   stop(): Promise<void>;
   /** Resolves once the consumer has joined its group and received an assignment. */
   ready: Promise<void>;
+  /**
+   * Resolves with the error when the consumer has died of a non-retriable error (a bug in a
+   * handler): the owner must crash loudly. The uncommitted input is re-read after a restart.
+   */
+  crashed: Promise<Error>;
 }
 
 /**
@@ -177,6 +182,13 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   let resolveReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     resolveReady = resolve;
+  });
+  const crashed = new Promise<Error>((resolve) => {
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (event.payload.restart) return;
+      logger.fatal({ err: event.payload.error }, 'consumer crashed');
+      resolve(event.payload.error);
+    });
   });
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
@@ -320,6 +332,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   return {
     service,
     ready,
+    crashed,
     async stop() {
       abort.abort();
       if (timer) clearInterval(timer);

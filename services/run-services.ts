@@ -17,6 +17,8 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export interface RunningStages {
   stop(): Promise<void>;
   metricsPort: number | null;
+  /** Resolves when any stage has crashed on a non-retriable error, naming it. */
+  crashed: Promise<{ service: string; error: Error }>;
 }
 
 export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: { monitorIntervalMs?: number } = {}): Promise<RunningStages> {
@@ -48,6 +50,7 @@ export async function runStages(pipeline: Pipeline, names: readonly ServiceName[
 
   return {
     metricsPort: metrics?.port ?? null,
+    crashed: Promise.race(consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error })))),
     async stop() {
       await stopMonitor();
       await Promise.all(consumers.map((service) => service.stop()));

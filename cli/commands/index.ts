@@ -8,6 +8,7 @@ import { registerDemoCommand } from './demo.ts';
 import { registerClassifyCommand } from './classify.ts';
 import { registerRouteCommand } from './route.ts';
 import { registerSkillsCommand } from './skills.ts';
+import { registerRankCommand } from './rank.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
@@ -20,4 +21,5 @@ export const COMMANDS: Array<(program: Command) => void> = [
   registerClassifyCommand,
   registerRouteCommand,
   registerSkillsCommand,
+  registerRankCommand,
 ];

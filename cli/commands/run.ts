@@ -14,11 +14,14 @@ export function registerRunCommand(program: Command): void {
       const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}` });
       const stages = await runStages(pipeline, names as ServiceName[]);
       pipeline.logger.info({ services: names, metricsPort: stages.metricsPort }, 'running; stop with Ctrl-C');
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
+      const crash = await new Promise<{ service: string; error: Error } | null>((resolve) => {
+        process.once('SIGINT', () => resolve(null));
+        process.once('SIGTERM', () => resolve(null));
+        void stages.crashed.then(resolve);
       });
       pipeline.logger.info('stopping: finishing in-flight work');
       await stages.stop();
+      // A stage that died of a bug takes the process down, loudly, so its supervisor restarts it.
+      if (crash) throw new SkryaError('SERVICE_CRASHED', `${crash.service} crashed: ${crash.error.message}`, { cause: crash.error });
     });
 }
