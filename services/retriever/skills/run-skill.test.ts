@@ -92,6 +92,32 @@ describe('runSkill observability', () => {
   });
 });
 
+describe('runSkill cancellation', () => {
+  it('a call the caller cancels ends as ADAPTER_TIMEOUT without reaching the provider', async () => {
+    const { registry } = await braveHarness();
+    const controller = new AbortController();
+    controller.abort(new Error('stop rule reached'));
+    const result = await runSkill(registry, 'brave_web_search', { query: 'x' }, { tenant: 'acme', runId: 'r1', signal: controller.signal });
+    expect(result).toMatchObject({ status: 'error', code: 'ADAPTER_TIMEOUT' });
+    expect(server?.requests).toHaveLength(0);
+  });
+
+  it('a cancel during backoff ends as ADAPTER_TIMEOUT too', async () => {
+    server = await startLocalServer((_request, response) => sendJson(response, 503, {}));
+    const controller = new AbortController();
+    const { registry } = await createTestRegistry({
+      env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin },
+      sleep: async () => {
+        controller.abort(new Error('stop rule reached'));
+        throw new Error('sleep interrupted');
+      },
+    });
+    const result = await runSkill(registry, 'brave_web_search', { query: 'x' }, { tenant: 'acme', runId: 'r1', signal: controller.signal });
+    expect(result).toMatchObject({ status: 'error', code: 'ADAPTER_TIMEOUT' });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('runSkill on the mock adapter', () => {
   it('replays the recording for a matching input and the default recording otherwise', async () => {
     const { registry } = await createTestRegistry({ adapters: 'mock' });

@@ -34,8 +34,17 @@ const BREAKER_FAILURES: ReadonlySet<ErrorCode> = new Set(['ADAPTER_TIMEOUT', 'PR
 const BODY_EXCERPT_CHARS = 300;
 
 export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAdapterFactory {
-  const wait = options.sleep ?? realSleep;
+  const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
+
+  /** Backoff that a cancelled call leaves as ADAPTER_TIMEOUT, like a cancelled attempt. */
+  const wait = async (ms: number, call: CallContext): Promise<void> => {
+    try {
+      await sleep(ms, call.signal);
+    } catch (error) {
+      throw new SkryaError('ADAPTER_TIMEOUT', `${call.skill}: cancelled by the caller while backing off`, { cause: error, details: { cancelled: true } });
+    }
+  };
 
   const attempt = async (request: AdapterRequest, call: CallContext): Promise<TransportResponse> => {
     const timeoutMs = options.attemptTimeoutMs[request.kind];
@@ -62,7 +71,7 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
         response = await attempt(request, call);
       } catch (error) {
         if (isSkryaError(error) && error.code === 'PROVIDER_UNAVAILABLE' && retriesLeft) {
-          await wait(backoffDelayMs(options.retry, retryIndex, random), call.signal);
+          await wait(backoffDelayMs(options.retry, retryIndex, random), call);
           continue;
         }
         throw error;
@@ -82,7 +91,7 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
         const retryAfterMs = parseRetryAfterMs(response.headers['retry-after'] ?? null, options.clock.now());
         const waitTooLong = retryAfterMs !== null && retryAfterMs > options.retry.maxRetryAfterMs;
         if (retriesLeft && !waitTooLong) {
-          await wait(retryAfterMs ?? backoffDelayMs(options.retry, retryIndex, random), call.signal);
+          await wait(retryAfterMs ?? backoffDelayMs(options.retry, retryIndex, random), call);
           continue;
         }
         throw new SkryaError(failure.code, `${failure.message} (after ${retryIndex + 1} attempt(s))`, {
