@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { SkryaError } from '../../runtime/errors.ts';
+import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
+import { rankItems, type RankableItem, type RankedItem } from '../../services/collector/dedupe/rank-items.ts';
+
+/**
+ * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
+ * ({url, title, snippet, published_date, source}, one JSON object a line). For checking a
+ * scoring change against saved results without Kafka.
+ */
+export interface RankCommandOptions {
+  intent: Intent | null;
+  queries: string[];
+  boostDomains: string[];
+  windowEnd: string;
+}
+
+interface RankInputItem extends RankableItem {
+  result: ProviderResult;
+}
+
+/** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
+export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
+  const items: RankInputItem[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${fileLabel} line ${index + 1}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`, { details: { line: index + 1 } });
+    }
+    const parsed = providerResultSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new SkryaError('INVALID_INPUT', `${where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: index + 1 } });
+    }
+    const result = parsed.data;
+    items.push({
+      // Content-derived ids: equal scores break the same way whatever order the lines come in.
+      id: createHash('sha256').update(JSON.stringify([result.source, result.url, result.title, result.snippet])).digest('hex').slice(0, 16),
+      url: result.url,
+      title: result.title,
+      snippet: result.snippet,
+      content: result.content,
+      published_at: result.published_date,
+      provider: result.source === '' ? 'unknown' : result.source,
+      result,
+    });
+  });
+  return items;
+}
+
+export function rankedLine(ranked: RankedItem<RankInputItem>): string {
+  const { result } = ranked.item;
+  return JSON.stringify({
+    rank: ranked.rank,
+    id: ranked.item.id,
+    score: ranked.score,
+    components: ranked.components,
+    url: result.url,
+    canonical_url: ranked.canonicalUrl,
+    title: result.title,
+    snippet: result.snippet,
+    published_date: result.published_date,
+    source: ranked.item.provider,
+    sources: ranked.sources.map((source) => ({ provider: source.provider, url: source.url })),
+    merged: ranked.merged,
+  });
+}
+
+export function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): string {
+  const ranked = rankItems(parseProviderResults(text, fileLabel), {
+    intent: options.intent,
+    subQueries: options.queries,
+    windowEnd: options.windowEnd,
+    boostDomains: options.boostDomains,
+  });
+  return ranked.map((entry) => `${rankedLine(entry)}\n`).join('');
+}
+
+export function parseRankOptions(raw: { intent?: string; query: string[]; boost?: string; windowEnd?: string }, now: () => Date): RankCommandOptions {
+  let intent: Intent | null = null;
+  if (raw.intent !== undefined) {
+    const parsed = intentSchema.safeParse(raw.intent);
+    if (!parsed.success) throw new SkryaError('INVALID_INPUT', `unknown intent ${JSON.stringify(raw.intent)}: use one of ${INTENTS.join(', ')}, or leave --intent out to keep provider order`);
+    intent = parsed.data;
+  }
+  const queries = raw.query.map((query) => query.trim()).filter((query) => query !== '');
+  if (intent !== null && queries.length === 0) throw new SkryaError('INVALID_INPUT', '--query is required with --intent: give the query, and repeat --query for each sub-query');
+  const windowEnd = raw.windowEnd ?? now().toISOString();
+  if (!isoDateTime.safeParse(windowEnd).success) throw new SkryaError('INVALID_INPUT', `--window-end ${JSON.stringify(windowEnd)} is not an ISO 8601 date-time with a zone, e.g. 2026-03-01T00:00:00Z`);
+  const boostDomains = (raw.boost ?? '').split(',').map((domain) => domain.trim()).filter((domain) => domain !== '');
+  return { intent, queries, boostDomains, windowEnd };
+}
+
+export function registerRankCommand(program: Command): void {
+  program
+    .command('rank')
+    .description('score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL')
+    .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}')
+    .option('--intent <intent>', `${INTENTS.join(' | ')}; without it nothing is scored and provider order is kept`)
+    .option('--query <query>', 'the query; repeat for each sub-query (keyword coverage is measured over all of them)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--boost <domains>', 'comma-separated domains (example.com) or patterns (docs.*) whose authority gets +0.2')
+    .option('--window-end <iso>', 'end of the time window freshness is measured from (default: now; pass it to rank reproducibly)')
+    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string }) => {
+      const options = parseRankOptions(raw, () => new Date());
+      let text: string;
+      try {
+        text = await readFile(raw.jsonl, 'utf8');
+      } catch (error) {
+        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      process.stdout.write(rankProviderResults(text, raw.jsonl, options));
+    });
+}
