@@ -3,10 +3,10 @@
  * each provider's documented format, auth header and failure answers, end to end through runSkill.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSkill } from '../run-skill.ts';
 import { sendJson, startLocalServer, type Handler, type LocalServer } from '../testing/local-server.ts';
-import { createTestRegistry } from '../testing/test-registry.ts';
+import { createTestRegistry, type TestRegistry } from '../testing/test-registry.ts';
 
 const fixture = (provider: string, file: string) => readFileSync(new URL(`./${provider}/fixtures/${file}`, import.meta.url), 'utf8');
 
@@ -62,13 +62,43 @@ async function setUp(provider: ProviderCase, handler: Handler, overrides: Parame
   return { ...harness, server, run };
 }
 
+/**
+ * One server and one registry per provider, the handler swapped per test: registry creation
+ * (declarations, contracts, smoke tests) is the slow part. The breaker is set out of reach here;
+ * its own tests below get fresh registries.
+ */
+function sharedHarness(provider: ProviderCase) {
+  let handler: Handler = () => undefined;
+  let local: LocalServer;
+  let harness: TestRegistry;
+  beforeAll(async () => {
+    local = await startLocalServer((request, response, index) => handler(request, response, index));
+    harness = await createTestRegistry({ env: { [provider.keyEnv]: SECRET, [provider.baseUrlEnv]: local.origin }, breaker: { failureThreshold: 1_000 } });
+  });
+  afterAll(async () => {
+    await local.close();
+  });
+  return (next: Handler) => {
+    handler = next;
+    local.requests.length = 0;
+    harness.sleeps.length = 0;
+    return {
+      ...harness,
+      server: local,
+      run: () => runSkill(harness.registry, provider.skill, provider.input, { tenant: 'acme', runId: 'run-1' }),
+    };
+  };
+}
+
 const ok = (provider: ProviderCase): Handler => (_request, response) => {
   response.writeHead(200, { 'content-type': 'application/json' }).end(provider.okBody);
 };
 
 describe.each(PROVIDERS)('$skill live adapter', (provider) => {
+  const use = sharedHarness(provider);
+
   it('sends the documented request with the credential header and parses the documented response', async () => {
-    const { run, server: local } = await setUp(provider, ok(provider));
+    const { run, server: local } = use(ok(provider));
     const result = await run();
     expect(result.status).toBe('ok');
     expect(result.output?.results).toHaveLength(provider.okCount);
@@ -93,7 +123,7 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('re-parsing the kept raw response gives the same results (replays need no re-fetch)', async () => {
-    const { run, registry } = await setUp(provider, ok(provider));
+    const { run, registry } = use(ok(provider));
     const result = await run();
     const [raw] = result.raw;
     expect(raw).toBeDefined();
@@ -106,14 +136,14 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
     { name: '402', status: 402, code: 'QUOTA_EXHAUSTED' },
     { name: '404', status: 404, code: 'BAD_RESPONSE' },
   ])('answers HTTP $name with $code and does not retry', async ({ status, code }) => {
-    const { run, server: local } = await setUp(provider, (_request, response) => sendJson(response, status, { error: 'no' }));
+    const { run, server: local } = use((_request, response) => sendJson(response, status, { error: 'no' }));
     const result = await run();
     expect(result).toMatchObject({ status: 'error', code });
     expect(local.requests).toHaveLength(1);
   });
 
   it('waits the Retry-After seconds after a 429, then succeeds', async () => {
-    const { run, server: local, sleeps } = await setUp(provider, (request, response, index) => {
+    const { run, server: local, sleeps } = use((request, response, index) => {
       if (index === 0) sendJson(response, 429, { error: 'slow down' }, { 'retry-after': '2' });
       else ok(provider)(request, response, index);
     });
@@ -124,7 +154,7 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('honours a Retry-After given as an HTTP date', async () => {
-    const { run, sleeps, clock } = await setUp(provider, (request, response, index) => {
+    const { run, sleeps, clock } = use((request, response, index) => {
       if (index === 0) sendJson(response, 429, {}, { 'retry-after': new Date(clock.now().getTime() + 3_000).toUTCString() });
       else ok(provider)(request, response, index);
     });
@@ -133,21 +163,21 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('gives up with RATE_LIMITED when 429 outlasts the retries', async () => {
-    const { run, server: local } = await setUp(provider, (_request, response) => sendJson(response, 429, {}, { 'retry-after': '1' }));
+    const { run, server: local } = use((_request, response) => sendJson(response, 429, {}, { 'retry-after': '1' }));
     const result = await run();
     expect(result).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
     expect(local.requests).toHaveLength(3);
   });
 
   it('does not wait out a Retry-After beyond the cap', async () => {
-    const { run, server: local, sleeps } = await setUp(provider, (_request, response) => sendJson(response, 429, {}, { 'retry-after': '3600' }));
+    const { run, server: local, sleeps } = use((_request, response) => sendJson(response, 429, {}, { 'retry-after': '3600' }));
     expect(await run()).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
     expect(local.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
 
   it('retries a 500 with exponential backoff and jitter, then succeeds', async () => {
-    const { run, server: local, sleeps } = await setUp(provider, (request, response, index) => {
+    const { run, server: local, sleeps } = use((request, response, index) => {
       if (index < 2) sendJson(response, 500, { error: 'boom' });
       else ok(provider)(request, response, index);
     });
@@ -158,7 +188,7 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('reports PROVIDER_UNAVAILABLE when 5xx outlasts the retries', async () => {
-    const { run, server: local } = await setUp(provider, (_request, response) => sendJson(response, 503, {}));
+    const { run, server: local } = use((_request, response) => sendJson(response, 503, {}));
     expect(await run()).toMatchObject({ status: 'error', code: 'PROVIDER_UNAVAILABLE' });
     expect(local.requests).toHaveLength(3);
   });
@@ -176,7 +206,7 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
     { name: 'a JSON array', body: '[1, 2, 3]', code: 'BAD_RESPONSE' },
     { name: 'HTML from a proxy', body: '<html><body>Bad gateway</body></html>', code: 'BAD_RESPONSE' },
   ])('answers $name with $code and keeps the raw body', async ({ body, code }) => {
-    const { run } = await setUp(provider, (_request, response) => {
+    const { run } = use((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     const result = await run();
@@ -185,14 +215,14 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('reports EMPTY_RESULTS for a valid answer without hits', async () => {
-    const { run } = await setUp(provider, (_request, response) => sendJson(response, 200, provider.emptyBody));
+    const { run } = use((_request, response) => sendJson(response, 200, provider.emptyBody));
     const result = await run();
     expect(result).toMatchObject({ status: 'error', code: 'EMPTY_RESULTS', output: { results: [] } });
     expect(result.raw).toHaveLength(1);
   });
 
   it('refuses an oversized answer while streaming it', async () => {
-    const { run } = await setUp(provider, (_request, response) => {
+    const { run } = use((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(`{"results": [${'"x",'.repeat(100_000)}"x"]}`);
     });
