@@ -31,6 +31,18 @@ function documentItem(item: ScoredItem) {
   };
 }
 
+/**
+ * The log arrives as a JSON string from whichever stage produced the run end; a malformed one is
+ * kept verbatim rather than throwing, since a batch that can never be written would stall the partition.
+ */
+function parseDegradationLog(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
+}
+
 export function ingestDocument(batch: IngestBatch) {
   return {
     interface_version: batch.interface_version,
@@ -52,7 +64,7 @@ export function ingestDocument(batch: IngestBatch) {
       complete: batch.stats.complete,
       incomplete_reason: batch.stats.incomplete_reason,
       providers: batch.stats.provider_status,
-      degradation_log: JSON.parse(batch.stats.degradation_log_json) as unknown,
+      degradation_log: parseDegradationLog(batch.stats.degradation_log_json),
     },
   };
 }

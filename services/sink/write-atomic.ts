@@ -14,13 +14,19 @@ export function writeFileAtomic(file: string, content: string): boolean {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = fs.openSync(temp, 'w');
   try {
-    fs.writeFileSync(handle, content);
-    fs.fsyncSync(handle);
-  } finally {
-    fs.closeSync(handle);
+    const handle = fs.openSync(temp, 'w');
+    try {
+      fs.writeFileSync(handle, content);
+      fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    // A failed write (disk full, target is a folder) must not leave its temp file behind.
+    fs.rmSync(temp, { force: true });
+    throw error;
   }
-  fs.renameSync(temp, file);
   return true;
 }

@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestDir } from '../../runtime/data-paths.ts';
+import { SkryaError } from '../../runtime/errors.ts';
+import type { HandlerContext, IncomingMessage } from '../../runtime/runner.ts';
+import type { IngestBatch } from '../../schemas/messages.ts';
+import { ingestBatchFixture, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
+import { DIGEST_FILE, LATEST_FILE, createBatchSink } from './batch-sink.ts';
+import { ingestDocument, renderIngestDocument } from './ingest-document.ts';
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-sink-'));
+});
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
+
+function message(value: IngestBatch): IncomingMessage<IngestBatch> {
+  return { topic: 'ingest-normalized', partition: 0, offset: '0', key: `${value.tenant}/${value.topic_id}`, value, headers: {}, timestamp: '0' };
+}
+
+function batchAt(requestedAt: string, runId: string, title = 'Comet adds agent mode'): IngestBatch {
+  const batch = ingestBatchFixture();
+  return {
+    ...batch,
+    run_id: runId,
+    request: { ...requestContextFixture, requested_at: requestedAt },
+    items: [scoredItemFixture({ title })],
+    digest_markdown: `# ${batch.topic_id}\n\n1. ${title}\n`,
+  };
+}
+
+function filesUnder(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((entry) => entry.split(path.sep).join('/')).sort();
+}
+
+async function sink(batch: IngestBatch) {
+  return createBatchSink({ dataRoot: root }).handle(message(batch), context);
+}
+
+const dir = () => ingestDir(root, 'acme', 'ai-browser');
+const read = (name: string) => fs.readFileSync(path.join(dir(), name), 'utf8');
+
+describe('createBatchSink', () => {
+  it('writes normalized/<timestamp>.json, latest-ingest.json and digest.md, and emits nothing', async () => {
+    const batch = batchAt('2026-04-25T10:30:00+08:00', 'run-a');
+    expect(await sink(batch)).toEqual([]);
+    expect(filesUnder(dir())).toEqual([DIGEST_FILE, LATEST_FILE, 'normalized', 'normalized/20260425T023000000Z.json']);
+    expect(read('normalized/20260425T023000000Z.json')).toBe(renderIngestDocument(batch));
+    expect(read(LATEST_FILE)).toBe(renderIngestDocument(batch));
+    expect(read(DIGEST_FILE)).toBe(batch.digest_markdown);
+  });
+
+  it('writes the same bytes when the same batch comes twice', async () => {
+    const batch = batchAt('2026-04-25T10:30:00+08:00', 'run-a');
+    await sink(batch);
+    const first = filesUnder(dir()).filter((name) => name.includes('.')).map((name) => [name, read(name)]);
+    await sink(structuredClone(batch));
+    const second = filesUnder(dir()).filter((name) => name.includes('.')).map((name) => [name, read(name)]);
+    expect(second).toEqual(first);
+  });
+
+  it('replaces latest with a newer run, and never with an older one', async () => {
+    const older = batchAt('2026-04-25T10:00:00Z', 'run-older', 'Older headline');
+    const newer = batchAt('2026-04-25T11:00:00Z', 'run-newer', 'Newer headline');
+    await sink(older);
+    await sink(newer);
+    expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-newer' });
+    // A late or re-delivered older run still gets its own normalized file.
+    await sink(older);
+    expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-newer' });
+    expect(read(DIGEST_FILE)).toContain('Newer headline');
+    expect(filesUnder(path.join(dir(), 'normalized'))).toEqual(['20260425T100000000Z.json', '20260425T110000000Z.json']);
+  });
+
+  it('compares requested_at as instants, not as strings', async () => {
+    // 10:30+08:00 is 02:30Z: earlier than 03:00Z although it sorts later as text.
+    await sink(batchAt('2026-04-25T03:00:00Z', 'run-later'));
+    await sink(batchAt('2026-04-25T10:30:00+08:00', 'run-earlier'));
+    expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-later' });
+  });
+
+  it('replaces a latest-ingest.json it cannot read', async () => {
+    fs.mkdirSync(dir(), { recursive: true });
+    fs.writeFileSync(path.join(dir(), LATEST_FILE), '{"truncated');
+    await sink(batchAt('2026-04-25T10:00:00Z', 'run-a'));
+    expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-a' });
+  });
+
+  it('writes into the target folder it is given (replays)', async () => {
+    const replay = path.join(root, 'acme', 'runs', 'ai-browser', 'replays', 'r1');
+    await createBatchSink({ dataRoot: root, targetDir: () => replay }).handle(message(batchAt('2026-04-25T10:00:00Z', 'run-a')), context);
+    expect(filesUnder(replay)).toContain(LATEST_FILE);
+    expect(fs.existsSync(dir())).toBe(false);
+  });
+
+  it.each([
+    ['tenant', { tenant: '../x' }],
+    ['topic', { topic_id: '../../x' }],
+    ['topic', { topic_id: '..' }],
+  ])('refuses a %s id that would escape the data root and writes nothing', async (_name, override) => {
+    const batch = { ...batchAt('2026-04-25T10:00:00Z', 'run-a'), ...override };
+    let caught: unknown;
+    try {
+      await sink(batch);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SkryaError);
+    expect((caught as SkryaError).code).toBe('INVALID_ID');
+    expect(filesUnder(root)).toEqual([]);
+  });
+});
+
+describe('ingestDocument', () => {
+  it('lists spec 000 fields and what Skrya adds, built from the batch alone', () => {
+    const batch = ingestBatchFixture();
+    const document = ingestDocument(batch);
+    expect(document).toMatchObject({
+      interface_version: 'skrya.ingest.v1',
+      topic_id: 'ai-browser',
+      run_requested_at: batch.request.requested_at,
+      time_window: { since: batch.request.window_since, until: batch.request.window_until },
+      stats: { accepted: 1, kept: 1, complete: true, degradation_log: [] },
+    });
+    expect(document.items[0]).toMatchObject({ id: batch.items[0]!.id, verdict: 'accepted', producer: 'rss_feed', injection: { score: 0, evidence: [] } });
+  });
+
+  it('keeps a malformed degradation log verbatim instead of failing the batch', () => {
+    const batch = ingestBatchFixture();
+    const document = ingestDocument({ ...batch, stats: { ...batch.stats, degradation_log_json: 'not json' } });
+    expect(document.stats.degradation_log).toBe('not json');
+  });
+
+  it('renders the same bytes for the same batch', () => {
+    expect(renderIngestDocument(ingestBatchFixture())).toBe(renderIngestDocument(ingestBatchFixture()));
+    expect(renderIngestDocument(ingestBatchFixture()).endsWith('}\n')).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from './write-atomic.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-atomic-'));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function filesUnder(root: string): string[] {
+  return (fs.readdirSync(root, { recursive: true }) as string[]).map((entry) => entry.split(path.sep).join('/')).sort();
+}
+
+describe('writeFileAtomic', () => {
+  it('creates missing folders, writes the bytes and leaves no temp file', () => {
+    const file = path.join(dir, 'a', 'b', 'latest.json');
+    expect(writeFileAtomic(file, '{"x":1}\n')).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"x":1}\n');
+    expect(filesUnder(dir)).toEqual(['a', 'a/b', 'a/b/latest.json']);
+  });
+
+  it('returns false and leaves the file untouched when the bytes are already there', () => {
+    const file = path.join(dir, 'digest.md');
+    writeFileAtomic(file, '# topic\n');
+    const before = fs.statSync(file);
+    expect(writeFileAtomic(file, '# topic\n')).toBe(false);
+    expect(fs.statSync(file).ino).toBe(before.ino);
+    expect(filesUnder(dir)).toEqual(['digest.md']);
+  });
+
+  it('replaces different bytes', () => {
+    const file = path.join(dir, 'digest.md');
+    writeFileAtomic(file, 'old');
+    expect(writeFileAtomic(file, 'new, longer content')).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe('new, longer content');
+    expect(filesUnder(dir)).toEqual(['digest.md']);
+  });
+
+  it('writes non-ASCII text byte for byte', () => {
+    const file = path.join(dir, 'zh.md');
+    writeFileAtomic(file, 'AI 浏览器 ⭐0.72\n');
+    expect(fs.readFileSync(file)).toEqual(Buffer.from('AI 浏览器 ⭐0.72\n', 'utf8'));
+  });
+
+  it('removes its temp file when the write fails', () => {
+    const target = path.join(dir, 'occupied');
+    fs.mkdirSync(path.join(target, 'child'), { recursive: true });
+    expect(() => writeFileAtomic(target, 'x')).toThrow();
+    expect(filesUnder(dir)).toEqual(['occupied', 'occupied/child']);
+  });
+});
