@@ -101,7 +101,8 @@ export function scoreResults(message: ResponseMessage, results: readonly Provide
     const id = itemId({ tenant: message.tenant, topicId: message.topic_id, canonicalUrl: canonical, contentHash: hash, runId: message.run_id, position });
     const screen = screenItem({ id, title, content: valid?.content ?? result.content, summary: valid?.summary ?? (result.snippet || null), url, html: result.html });
     const verdict = verdictOf(validation.outcome, screen.verdict);
-    const reasons: Reason[] = validation.reasons.map(({ code, field, message: text }) => ({ code, field, message: text }));
+    // The scorer sets the id itself (itemId), so the validator's MISSING_ID would be on every item and explain nothing.
+    const reasons: Reason[] = validation.reasons.filter(({ code }) => code !== 'MISSING_ID').map(({ code, field, message: text }) => ({ code, field, message: text }));
     if (screen.verdict !== 'accept') {
       reasons.push({ code: `INJECTION_${screen.verdict.toUpperCase()}`, field: 'content', message: `prompt-injection screening: ${screen.evidence.map((hit) => hit.rule).join(', ') || 'risk'} (risk ${screen.score.toFixed(2)})` });
     }

@@ -1,7 +1,8 @@
 /**
  * Output of a third-party tool (spec 000's runtime skills: whatever an agent ran, bound at run
  * time or piped into `skrya ingest`) → provider-style results. Accepts a skrya.ingest.v1 document,
- * a JSON list of results (bare or under results/items/data/hits/organic), or plain text with links.
+ * a JSON list of results (bare or under results/items/data/hits/organic), one JSON document with a
+ * url, or plain text (markdown) with links.
  */
 import { SkryaError } from '../../runtime/errors.ts';
 import { providerResultSchema, type ProviderResult } from '../../schemas/ingest.ts';
@@ -53,19 +54,37 @@ function listIn(value: unknown): unknown[] | null {
   return null;
 }
 
-/** Blocks of text separated by blank lines; a block with a link becomes one result. */
+/** A list marker or heading at the start of a line: "- ", "* ", "1. ", "2) ", "## ", "> ". */
+const LINE_MARKER = /^(?:#{1,6}\s+|>\s*|[-*+]\s+|\d{1,3}[.)]\s+)+/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;
+
+/** A block whose lines are list items is one chunk per item (a bullet list of links is several results). */
+function chunksOf(block: string): string[] {
+  const lines = block.split('\n');
+  if (lines.filter((line) => LIST_ITEM.test(line)).length < 2) return [block];
+  const chunks: string[][] = [];
+  for (const line of lines) {
+    if (LIST_ITEM.test(line) || chunks.length === 0) chunks.push([line]);
+    else chunks.at(-1)!.push(line);
+  }
+  return chunks.map((chunk) => chunk.join('\n').trim());
+}
+
+/** Blocks of text separated by blank lines; a block (or list item) with a link becomes one result. */
 function fromText(text: string): ProviderResult[] {
   return text
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter(Boolean)
-    .map((block) => {
+    .flatMap(chunksOf)
+    .flatMap((block) => {
       const link = MARKDOWN_LINK.exec(block);
       const url = link?.[2] ?? URL_PATTERN.exec(block)?.[0] ?? '';
+      if (url === '') return [];
       const firstLine = block.split('\n')[0] ?? '';
-      const title = (link?.[1] ?? firstLine.replace(URL_PATTERN, '').replace(/^[#>*\-\d.\s]+/, '')).trim();
+      const title = (link?.[1] ?? firstLine.replace(URL_PATTERN, '').replace(LINE_MARKER, '')).trim();
       const rest = block.split('\n').slice(1).join('\n').trim();
-      return providerResultSchema.parse({ url, title, snippet: rest || block, content: null });
+      return [providerResultSchema.parse({ url, title, snippet: rest || block, content: null })];
     });
 }
 
@@ -80,7 +99,8 @@ export function normalizeThirdPartyOutput(raw: RawResponse): ProviderResult[] {
   }
   const list = listIn(parsed);
   if (list === null) {
-    if (isRecord(parsed)) return [fromRecord(parsed)];
+    // A lone document with a link is one result; anything else ({"error": …}, a number) is not output we understand.
+    if (isRecord(parsed) && pick(parsed, FIELD_ALIASES.url) !== null) return [fromRecord(parsed)];
     throw new SkryaError('NORMALIZE_FAILED', 'the JSON output holds no list of results (expected an array, or one under items/results/data/hits)');
   }
   return list.filter(isRecord).map(fromRecord);
