@@ -91,6 +91,7 @@ const runEndSchema = z.object({
   finished_at: isoDateTime,
   provider_status: z.array(providerStatusSchema),
   degradation_log_json: z.string(),
+  plan_json: z.string().nullable(),
 });
 
 const runScoped = { tenant: id, topic_id: id, run_id: runId, request: requestContextSchema, producer: producerSchema };
@@ -171,6 +172,7 @@ const scoredRunEndSchema = z.object({
   finished_at: isoDateTime,
   provider_status: z.array(providerStatusSchema),
   degradation_log_json: z.string(),
+  plan_json: z.string().nullable(),
 });
 
 export const scoredResultSchema = z.discriminatedUnion('kind', [
@@ -196,6 +198,7 @@ export const ingestBatchSchema = z.object({
     incomplete_reason: nullableString,
     provider_status: z.array(providerStatusSchema),
     degradation_log_json: z.string(),
+    plan_json: z.string().nullable(),
   }),
   digest_markdown: z.string(),
 });

@@ -17,7 +17,7 @@ export interface ClosedRun {
   producer: Producer;
   items: readonly ScoredItem[];
   /** From the run-end marker; null when the run closed on timeout. */
-  marker: { counts: RunCounts; finishedAt: string; providerStatus: ProviderStatus[]; degradationLogJson: string } | null;
+  marker: { counts: RunCounts; finishedAt: string; providerStatus: ProviderStatus[]; degradationLogJson: string; planJson: string | null } | null;
   incompleteReason: string | null;
 }
 
@@ -86,6 +86,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
       incomplete_reason: run.incompleteReason,
       provider_status: run.marker?.providerStatus ?? [],
       degradation_log_json: run.marker?.degradationLogJson ?? '[]',
+      plan_json: run.marker?.planJson ?? null,
     },
     digest_markdown: '',
   };

@@ -45,7 +45,7 @@ export function createCollector(options: { runTimeoutMs: number; logger: Logger;
       request: run.request,
       producer: run.producer,
       items: run.items,
-      marker: marker && { counts: marker.counts, finishedAt: marker.finished_at, providerStatus: marker.provider_status, degradationLogJson: marker.degradation_log_json },
+      marker: marker && { counts: marker.counts, finishedAt: marker.finished_at, providerStatus: marker.provider_status, degradationLogJson: marker.degradation_log_json, planJson: marker.plan_json },
       incompleteReason,
     };
     const batch = assembleBatch(closedRun);

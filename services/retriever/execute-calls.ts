@@ -6,11 +6,13 @@
  */
 import type { ErrorCode } from '../../runtime/errors.ts';
 import type { ProviderStatus } from '../../schemas/messages.ts';
+import type { PlanEnforcement } from './enforce-plan.ts';
+import { sourceOf } from './enforce-plan.ts';
 import type { PlannedCall } from './plan-calls.ts';
 import type { SkillRunResult } from './skills/run-skill.ts';
 import type { RawResponse } from './skills/types.ts';
 
-export type FallbackTrigger = 'quota_exhausted' | 'timeout' | 'empty_results' | 'api_error' | 'not_connected';
+export type FallbackTrigger = 'quota_exhausted' | 'timeout' | 'empty_results' | 'api_error' | 'not_connected' | 'budget_exhausted' | 'stop_rule';
 
 export interface DegradationEvent {
   capability: string;
@@ -57,29 +59,53 @@ export type SkillCaller = (skill: string, input: Record<string, unknown>, signal
 
 const NOT_CONNECTED_MESSAGE = 'cannot be connected automatically';
 
-async function walkChain(call: PlannedCall, callSkill: SkillCaller, signal: AbortSignal, record: (provider: string, result: SkillRunResult | null) => void): Promise<CallOutcome> {
+/** Without a plan nothing is budgeted or stopped. */
+const UNLIMITED: PlanEnforcement = {
+  spend: () => true,
+  refund: () => {},
+  stopped: () => false,
+  observe: () => false,
+  stopSignal: new AbortController().signal,
+  condition: '',
+};
+
+async function walkChain(call: PlannedCall, callSkill: SkillCaller, signal: AbortSignal, plan: PlanEnforcement, record: (provider: string, result: SkillRunResult | null) => void): Promise<CallOutcome> {
   const degradation: DegradationEvent[] = [];
+  const step = (from: string, to: string | null, trigger: FallbackTrigger, code: string | null, detail: string) =>
+    degradation.push({ capability: call.capability, sub_query: call.subQuery, from, to, trigger, code, detail });
   if (call.chain.length === 0) {
     record(call.capability, null);
     return { call, provider: null, raw: [], degradation };
   }
+  const searches = sourceOf(call) !== null;
+  // Searches stop with the plan's stop rule; direct fetches only with the run.
+  const callSignal = searches ? AbortSignal.any([signal, plan.stopSignal]) : signal;
   for (const [index, skill] of call.chain.entries()) {
-    const result = await callSkill(skill, call.inputFor(skill), signal);
-    record(skill, result);
-    const resultCount = result.output?.results.length ?? 0;
-    if (result.status === 'ok' && resultCount > 0) return { call, provider: skill, raw: result.raw, degradation };
     const next = call.chain[index + 1] ?? null;
-    const code = result.status === 'ok' ? 'EMPTY_RESULTS' : (result.code ?? null);
-    degradation.push({
-      capability: call.capability,
-      sub_query: call.subQuery,
-      from: skill,
-      to: next,
-      trigger: result.status === 'ok' ? 'empty_results' : fallbackTrigger(result.code),
-      code,
-      detail: result.message ?? (result.status === 'ok' ? 'no results' : 'failed'),
-    });
-    if (signal.aborted) break;
+    if (searches && plan.stopped()) {
+      step(skill, null, 'stop_rule', null, `not issued: stop rule met (${plan.condition})`);
+      break;
+    }
+    if (!plan.spend(call)) {
+      step(skill, null, 'budget_exhausted', null, `not issued: the ${sourceOf(call)} search budget of this run is spent`);
+      break;
+    }
+    const result = await callSkill(skill, call.inputFor(skill), callSignal);
+    if (result.code === 'NOT_CONFIGURED') plan.refund(call);
+    record(skill, result);
+    const results = result.output?.results ?? [];
+    if (result.status === 'ok' && results.length > 0) {
+      if (plan.observe(call, results)) step(skill, null, 'stop_rule', null, `stop rule met: ${plan.condition}; outstanding searches cancelled`);
+      return { call, provider: skill, raw: result.raw, degradation };
+    }
+    step(
+      skill,
+      next,
+      result.status === 'ok' ? 'empty_results' : fallbackTrigger(result.code),
+      result.status === 'ok' ? 'EMPTY_RESULTS' : (result.code ?? null),
+      result.message ?? (result.status === 'ok' ? 'no results' : 'failed'),
+    );
+    if (callSignal.aborted) break;
   }
   return { call, provider: null, raw: [], degradation };
 }
@@ -115,7 +141,7 @@ function toStatus(tally: ProviderTally): ProviderStatus {
   return { ...base, status: 'error', code: error.code, message: error.message };
 }
 
-export async function executeCalls(calls: readonly PlannedCall[], options: { callSkill: SkillCaller; concurrency: number; signal: AbortSignal; onProgress?: () => Promise<void> }): Promise<ExecutionReport> {
+export async function executeCalls(calls: readonly PlannedCall[], options: { callSkill: SkillCaller; concurrency: number; signal: AbortSignal; plan?: PlanEnforcement; onProgress?: () => Promise<void> }): Promise<ExecutionReport> {
   const tallies = new Map<string, ProviderTally>();
   const record = (capability: string) => (provider: string, result: SkillRunResult | null) => {
     const key = `${provider}\u0000${capability}`;
@@ -128,7 +154,7 @@ export async function executeCalls(calls: readonly PlannedCall[], options: { cal
     else tally.firstError ??= { code: result.code ?? 'BAD_RESPONSE', message: result.message ?? 'failed' };
   };
   const outcomes = await mapWithLimit(calls, options.concurrency, async (call) => {
-    const outcome = await walkChain(call, options.callSkill, options.signal, record(call.capability));
+    const outcome = await walkChain(call, options.callSkill, options.signal, options.plan ?? UNLIMITED, record(call.capability));
     await options.onProgress?.();
     return outcome;
   });

@@ -8,6 +8,7 @@ import { topicKey } from '../../runtime/ids.ts';
 import { emit, type Handler, type Outcome } from '../../runtime/runner.ts';
 import type { Capability } from '../../schemas/ingest.ts';
 import type { RawResult, RequestContext, RetrievalRequest } from '../../schemas/messages.ts';
+import { counterQueries, enforcePlan, planFor, webChain, withinRounds } from './enforce-plan.ts';
 import { executeCalls } from './execute-calls.ts';
 import { planCalls } from './plan-calls.ts';
 import { runSkill } from './skills/run-skill.ts';
@@ -43,10 +44,17 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
       const startedAt = clock().toISOString();
       const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
       const localRoot = topicDir(options.dataRoot, request.tenant, request.topic_id);
-      const calls = planCalls(request);
+      const plan = planFor(request, new Set(options.registry.list().map((skill) => skill.declaration.name)));
+      const chain = plan ? webChain(plan) : null;
+      const planned = planCalls(request, {
+        counterQueries: plan ? counterQueries(plan) : [],
+        chains: chain ? { web_search: chain } : {},
+      });
+      const calls = plan ? withinRounds(planned, plan, request.sub_queries.length > 0 ? request.sub_queries : request.queries) : planned;
       const report = await executeCalls(calls, {
         concurrency: options.concurrency ?? 4,
         signal: context.signal,
+        ...(plan ? { plan: enforcePlan(plan) } : {}),
         onProgress: context.heartbeat,
         callSkill: (skill, input, signal) => runSkill(options.registry, skill, input, { tenant: request.tenant, runId: request.run_id, signal, localRoot }),
       });
@@ -86,6 +94,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
           finished_at: clock().toISOString(),
           provider_status: report.providerStatus,
           degradation_log_json: JSON.stringify(report.degradationLog),
+          plan_json: plan ? JSON.stringify(plan) : null,
         },
       };
       return [...responses, marker].map((message) => emit('raw-results', key, message));

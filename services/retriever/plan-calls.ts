@@ -45,7 +45,15 @@ function searchInput(query: string, freshness: Freshness | null, capability: Cap
   });
 }
 
-export function planCalls(request: RetrievalRequest, counterQueries: readonly string[] = []): PlannedCall[] {
+export interface CallPlanOptions {
+  /** Counter-evidence queries (the router's counter hints), run on the first search capability. */
+  counterQueries?: readonly string[];
+  /** Provider chains that replace the defaults (the router's web chain, runtime bindings). */
+  chains?: Partial<Record<Capability, readonly string[]>>;
+}
+
+export function planCalls(request: RetrievalRequest, options: CallPlanOptions = {}): PlannedCall[] {
+  const counterQueries = options.counterQueries ?? [];
   const freshness = request.intent ? INTENT_PROFILES[request.intent].freshness : null;
   const queries = request.sub_queries.length > 0 ? request.sub_queries : request.queries;
   const perItem = Math.min(200, request.max_items);
@@ -53,7 +61,7 @@ export function planCalls(request: RetrievalRequest, counterQueries: readonly st
   // Counter-evidence queries run once, on the first search capability the request has.
   const counterCapability = request.capabilities.find((capability) => capability === 'web_search' || capability === 'news_search');
   for (const capability of request.capabilities) {
-    const chain = PROVIDER_CHAINS[capability];
+    const chain = options.chains?.[capability] ?? PROVIDER_CHAINS[capability];
     const call = (subQuery: string | null, input: (skill: string) => Record<string, unknown>, counterEvidence = false) =>
       calls.push({ capability, chain, subQuery, counterEvidence, inputFor: input });
     switch (capability) {

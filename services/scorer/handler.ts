@@ -46,6 +46,7 @@ export function createScorer(options: { parsers?: ReadonlyMap<string, ResponsePa
             finished_at: end.finished_at,
             provider_status: end.provider_status,
             degradation_log_json: end.degradation_log_json,
+            plan_json: end.plan_json,
           },
         })];
       }
