@@ -39,6 +39,12 @@ describe('rankProviderResults', () => {
     expect(rankProviderResults(reversed, 'results.jsonl', options)).toBe(rankProviderResults(RESULTS, 'results.jsonl', options));
   });
 
+  it('prints the digest instead with --digest', () => {
+    const digest = rankProviderResults(RESULTS, 'results.jsonl', { ...options, digest: true });
+    expect(digest.split('\n')[0]).toBe('# Deno 2 release');
+    expect(digest).toMatch(/^1\. \[Announcing Deno 2\]\(https:\/\/.*deno\.com\/blog\/v2\.0.*\) — .* `\[(brave, exa|exa, brave)\]` ⭐\d\.\d\d$/mu);
+  });
+
   it('keeps provider order without an intent', () => {
     const ranked = parseLines(rankProviderResults(RESULTS, 'results.jsonl', { ...options, intent: null }));
     expect(ranked.map((entry) => [entry.rank, entry.source, entry.score])).toEqual([

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
 import { rankItems, type RankableItem, type RankedItem } from '../../services/collector/dedupe/rank-items.ts';
+import { renderDigest } from '../../services/collector/synthesis/render-digest.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -16,6 +17,8 @@ export interface RankCommandOptions {
   queries: string[];
   boostDomains: string[];
   windowEnd: string;
+  /** Print digest.md instead of JSONL. */
+  digest?: boolean;
 }
 
 interface RankInputItem extends RankableItem {
@@ -79,6 +82,14 @@ export function rankProviderResults(text: string, fileLabel: string, options: Ra
     windowEnd: options.windowEnd,
     boostDomains: options.boostDomains,
   });
+  if (options.digest === true) {
+    return renderDigest({
+      topicId: 'rank',
+      title: options.queries[0] ?? 'Results',
+      items: ranked.map((entry) => ({ title: entry.item.title, url: entry.item.url, summary: entry.item.snippet ?? null, sources: entry.sources, score: entry.score, published_at: entry.item.published_at })),
+      stats: { retrieved: ranked.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(ranked.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
+    });
+  }
   return ranked.map((entry) => `${rankedLine(entry)}\n`).join('');
 }
 
@@ -106,8 +117,9 @@ export function registerRankCommand(program: Command): void {
     .option('--query <query>', 'the query; repeat for each sub-query (keyword coverage is measured over all of them)', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--boost <domains>', 'comma-separated domains (example.com) or patterns (docs.*) whose authority gets +0.2')
     .option('--window-end <iso>', 'end of the time window freshness is measured from (default: now; pass it to rank reproducibly)')
-    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string }) => {
-      const options = parseRankOptions(raw, () => new Date());
+    .option('--digest', 'print the digest.md the collector would write instead of JSONL')
+    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean }) => {
+      const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true };
       let text: string;
       try {
         text = await readFile(raw.jsonl, 'utf8');
