@@ -15,34 +15,73 @@ export interface DecodedPayload {
   decoded: string;
 }
 
-const BASE64 = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
-const BASE64_URL = /(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9_-]*[-_])[A-Za-z0-9_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
-const HEX = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])/g;
+/** Long unbroken runs of base64/hex alphabet are found by one linear scan and classified afterwards. */
+const MIN_RUN = 20;
+const HEX_RUN = /^(?:[0-9A-Fa-f]{2}){12,}$/;
+const BASE64_RUN = /^(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64_URL_RUN = /^[A-Za-z0-9_-]{24,}={0,2}$/;
 const HEX_ESCAPES = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const UNICODE_ESCAPES = /(?:\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}){4,}/g;
 const PERCENT = /(?:[^\s%<>"']{0,12}%[0-9A-Fa-f]{2}){5,}[^\s%<>"']*/g;
+/** Two %-escapes close together; a lone "60%" is a percentage, not an encoding. */
+const PERCENT_GATE = /%[0-9A-Fa-f]{2}[^\s%]{0,12}%[0-9A-Fa-f]{2}/;
 const HTML_ENTITIES = /(?:&#(?:x[0-9A-Fa-f]{1,6}|\d{1,7});){4,}/g;
 
 export function findEncodedPayloads(original: string): DecodedPayload[] {
   const found: DecodedPayload[] = [];
-  const add = (kind: EncodingKind, pattern: RegExp, decode: (blob: string) => string | null) => {
+  const add = (kind: EncodingKind, pattern: RegExp, decode: (blob: string) => Decoding | null) => {
     for (const match of original.matchAll(pattern)) {
       const blob = match[0];
       const start = match.index ?? 0;
       if (found.some((payload) => start < payload.end && start + blob.length > payload.start)) continue;
-      const decoded = decode(blob);
-      if (decoded !== null && looksLikeText(decoded)) found.push({ kind, start, end: start + blob.length, decoded });
+      const decoding = decode(blob);
+      if (decoding !== null && decoding.text !== null && looksLikeText(decoding.text)) found.push({ kind: decoding.kind ?? kind, start, end: start + blob.length, decoded: decoding.text });
     }
   };
+  const as = (decode: (blob: string) => string | null) => (blob: string): Decoding => ({ text: decode(blob) });
   // Cheap gates first: most text has no escapes, no %-runs and no long unbroken letter runs.
-  if (original.includes('\\u')) add('unicode_escape', UNICODE_ESCAPES, decodeUnicodeEscapes);
-  if (original.includes('\\x')) add('hex', HEX_ESCAPES, (blob) => decodeHex(blob.replace(/\\x/g, '')));
-  if (original.includes('&#')) add('html_entity', HTML_ENTITIES, decodeEntities);
-  if (original.includes('%')) add('percent', PERCENT, decodePercent);
-  add('hex', HEX, decodeHex);
-  add('base64', BASE64, (blob) => decodeBase64(blob, 'base64'));
-  add('base64', BASE64_URL, (blob) => decodeBase64(blob, 'base64url'));
+  if (original.includes('\\u')) add('unicode_escape', UNICODE_ESCAPES, as(decodeUnicodeEscapes));
+  if (original.includes('\\x')) add('hex', HEX_ESCAPES, as((blob) => decodeHex(blob.replace(/\\x/g, ''))));
+  if (original.includes('&#')) add('html_entity', HTML_ENTITIES, as(decodeEntities));
+  if (PERCENT_GATE.test(original)) add('percent', PERCENT, as(decodePercent));
+  for (const run of longRuns(original)) {
+    const decoding = decodeRun(original.slice(run.start, run.end));
+    if (decoding?.kind !== undefined && decoding.text !== null && looksLikeText(decoding.text)) found.push({ kind: decoding.kind, start: run.start, end: run.end, decoded: decoding.text });
+  }
   return found;
+}
+
+function isRunCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x2f && code <= 0x39) || code === 0x2b || code === 0x3d || code === 0x5f || code === 0x2d;
+}
+
+function longRuns(text: string): Array<{ start: number; end: number }> {
+  const runs: Array<{ start: number; end: number }> = [];
+  let start = -1;
+  for (let index = 0; index <= text.length; index++) {
+    if (index < text.length && isRunCode(text.charCodeAt(index))) {
+      if (start < 0) start = index;
+    } else if (start >= 0) {
+      if (index - start >= MIN_RUN) runs.push({ start, end: index });
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** A long run is hex, base64 or base64url, whichever decodes to text (or none of them). */
+function decodeRun(run: string): Decoding | null {
+  // A run glued to a URL path or an identifier is only worth trying on its own.
+  const blob = run.replace(/^[/_-]+|[/_-]+$/g, '');
+  if (HEX_RUN.test(blob)) return { kind: 'hex', text: decodeHex(blob) };
+  if (BASE64_RUN.test(blob)) return { kind: 'base64', text: decodeBase64(blob, 'base64') };
+  if (BASE64_URL_RUN.test(blob) && /[-_]/.test(blob)) return { kind: 'base64', text: decodeBase64(blob, 'base64url') };
+  return null;
+}
+
+interface Decoding {
+  kind?: EncodingKind;
+  text: string | null;
 }
 
 function decodeBase64(blob: string, alphabet: 'base64' | 'base64url'): string | null {

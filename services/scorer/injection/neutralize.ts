@@ -45,8 +45,13 @@ function invisibleRanges(normalized: NormalizedText): Span[] {
 // eslint-disable-next-line no-control-regex
 const STRIPPED_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E]/g;
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_CLEANING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E⟦⟧]/;
+
 export function sanitizeField(normalized: NormalizedText, hits: readonly Hit[], neutralize: boolean): string {
   const original = normalized.original;
+  // Most accepted fields have nothing to remove: the original goes out as it is.
+  if ((!neutralize || hits.length === 0) && normalized.wordSplits.length === 0 && normalized.hiddenRuns.length === 0 && !NEEDS_CLEANING.test(original)) return original;
   const ranges: NeutralizeRange[] = [];
   if (neutralize) {
     for (const hit of hits) {

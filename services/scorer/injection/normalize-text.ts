@@ -89,14 +89,15 @@ export function normalizeText(original: string): NormalizedText {
 }
 
 function normalizeUnicode(original: string): NormalizedText {
-  // Output code units and, for each, the original index it came from.
+  // Output code units and, for each, the original index it came from. NFKC rarely expands a
+  // character; the buffers grow when it does.
   let out = new Uint16Array(original.length + 16);
   let map = new Int32Array(original.length + 16);
   let length = 0;
   const hiddenRuns: HiddenRun[] = [];
   const wordSplits: Span[] = [];
-  const mixedScriptWords: Span[] = [];
-  // Folding non-ASCII characters is the slow part; repeated characters are looked up once per call.
+  // Output positions of Cyrillic/Greek lookalikes; whole words are judged after the pass.
+  const lookalikes: number[] = [];
   const foldCache = new Map<number, string>();
 
   let tagStart = -1;
@@ -106,14 +107,8 @@ function normalizeUnicode(original: string): NormalizedText {
   let zeroWidthStart = -1;
   let overrideStart = -1;
   let overrideDepth = 0;
-  // Word being built, for the mixed-script rule.
-  let wordStart = -1;
-  let wordHasLatin = false;
-  let wordLookalikes = 0;
-  let wordLetters = 0;
 
   const flushTags = (end: number) => {
-    if (tagStart < 0) return;
     const precededByFlag = tagStart >= 2 && original.codePointAt(tagStart - 2) === BLACK_FLAG;
     // Subdivision flags (England, Scotland, Wales) are the one legitimate use of tag characters.
     if (!(precededByFlag && tagText.length <= 7)) hiddenRuns.push({ kind: 'unicode_tags', start: tagStart, end, text: tagText });
@@ -121,135 +116,157 @@ function normalizeUnicode(original: string): NormalizedText {
     tagText = '';
   };
   const flushSelectors = (end: number) => {
-    if (selectorStart < 0) return;
     // One selector picks an emoji or CJK glyph variant; a run of them is bytes smuggled past the eye.
     if (selectorBytes.length >= 4) hiddenRuns.push({ kind: 'variation_selectors', start: selectorStart, end, text: Buffer.from(selectorBytes).toString('utf8') });
     selectorStart = -1;
     selectorBytes = [];
   };
-  const endWord = () => {
-    if (wordStart >= 0 && wordLookalikes > 0 && (wordHasLatin || (wordLookalikes === wordLetters && wordLetters >= 2))) {
-      for (let k = wordStart; k < length; k++) {
-        const folded = LOOKALIKES.get(original.codePointAt(map[k] ?? 0) ?? 0);
-        if (folded !== undefined) out[k] = folded.charCodeAt(0);
-      }
-      // Whole words of Greek or Cyrillic are read folded but are no evidence of anything.
-      if (wordHasLatin) mixedScriptWords.push({ start: map[wordStart] ?? 0, end: (map[length - 1] ?? 0) + 1 });
-    }
-    wordStart = -1;
-    wordHasLatin = false;
-    wordLookalikes = 0;
-    wordLetters = 0;
-  };
   const closeOverride = (end: number) => {
-    if (overrideStart < 0) return;
     const inner = original.slice(overrideStart, end).replace(/[\u202a-\u202e\u2066-\u2069]/g, '');
     hiddenRuns.push({ kind: 'bidi_override', start: overrideStart, end, text: [...inner].reverse().join('') });
     overrideStart = -1;
     overrideDepth = 0;
   };
-  const pushUnit = (unit: number, at: number) => {
-    if (length >= out.length) {
-      const grownOut = new Uint16Array(out.length * 2);
-      grownOut.set(out);
-      out = grownOut;
-      const grownMap = new Int32Array(map.length * 2);
-      grownMap.set(map);
-      map = grownMap;
-    }
-    out[length] = unit;
-    map[length] = at;
-    length++;
+  const grow = () => {
+    const grownOut = new Uint16Array(out.length * 2);
+    grownOut.set(out);
+    out = grownOut;
+    const grownMap = new Int32Array(map.length * 2);
+    grownMap.set(map);
+    map = grownMap;
   };
-  /** Bookkeeping before a visible character is written: zero-width splits and word boundaries. */
-  const beforeVisible = (at: number, code: number) => {
-    if (zeroWidthStart >= 0) {
-      const previous = length > 0 ? (out[length - 1] ?? 0) : 0;
-      if (isSplittableLetter(previous) && isSplittableLetter(code)) wordSplits.push({ start: zeroWidthStart, end: at });
-      zeroWidthStart = -1;
-    }
-    if (isWordCode(code)) {
-      if (wordStart < 0) wordStart = length;
-      wordLetters++;
-      if (isLatinLetter(code)) wordHasLatin = true;
-      else if (LOOKALIKES.has(code)) wordLookalikes++;
-    } else if (wordStart >= 0) {
-      endWord();
-    }
+  /** A zero-width run between two letters of one word splits it: remembered as evidence. */
+  const settleZeroWidth = (at: number, code: number) => {
+    const previous = length > 0 ? (out[length - 1] ?? 0) : 0;
+    if (isSplittableLetter(previous) && isSplittableLetter(code)) wordSplits.push({ start: zeroWidthStart, end: at });
+    zeroWidthStart = -1;
   };
 
   for (let i = 0; i < original.length; ) {
-    const code = original.codePointAt(i) ?? 0;
-    const width = code > 0xffff ? 2 : 1;
-    const next = i + width;
-
-    if (code >= 0xe0000 && code <= 0xe007f) {
-      flushSelectors(i);
+    const code = original.charCodeAt(i);
+    // The hot path: printable ASCII, copied lower-cased.
+    if (code < 0x7f && (code >= 0x20 || code === 0x0a || code === 0x09 || code === 0x0d)) {
+      if (tagStart >= 0) flushTags(i);
+      if (selectorStart >= 0) flushSelectors(i);
+      if (zeroWidthStart >= 0) settleZeroWidth(i, code);
+      if (code === 0x0a && overrideStart >= 0) closeOverride(i);
+      if (length >= out.length) grow();
+      out[length] = code >= 0x41 && code <= 0x5a ? code + 32 : code;
+      map[length++] = i++;
+      continue;
+    }
+    // Next hottest: Han characters and CJK punctuation are NFKC-stable; full-width ASCII folds by offset.
+    const cjk = (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3001 && code <= 0x303f) || (code >= 0x3400 && code <= 0x4dbf);
+    if (cjk || (code >= 0xff01 && code <= 0xff5e)) {
+      if (tagStart >= 0) flushTags(i);
+      if (selectorStart >= 0) flushSelectors(i);
+      const unit = cjk ? code : code - 0xfee0 >= 0x41 && code - 0xfee0 <= 0x5a ? code - 0xfee0 + 32 : code - 0xfee0;
+      if (zeroWidthStart >= 0) settleZeroWidth(i, unit);
+      if (length >= out.length) grow();
+      out[length] = unit;
+      map[length++] = i++;
+      continue;
+    }
+    const point = original.codePointAt(i) ?? code;
+    const next = i + (point > 0xffff ? 2 : 1);
+    if (point >= 0xe0000 && point <= 0xe007f) {
+      if (selectorStart >= 0) flushSelectors(i);
       if (tagStart < 0) tagStart = i;
-      if (code >= 0xe0020 && code <= 0xe007e) tagText += String.fromCharCode(code - 0xe0000);
+      if (point >= 0xe0020 && point <= 0xe007e) tagText += String.fromCharCode(point - 0xe0000);
       i = next;
-      if (code === CANCEL_TAG) flushTags(i);
+      if (point === CANCEL_TAG) flushTags(i);
       continue;
     }
-    flushTags(i);
-    if ((code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef)) {
+    if (tagStart >= 0) flushTags(i);
+    if ((point >= 0xfe00 && point <= 0xfe0f) || (point >= 0xe0100 && point <= 0xe01ef)) {
       if (selectorStart < 0) selectorStart = i;
-      selectorBytes.push(code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16);
+      selectorBytes.push(point <= 0xfe0f ? point - 0xfe00 : point - 0xe0100 + 16);
       i = next;
       continue;
     }
-    flushSelectors(i);
-    if (ZERO_WIDTH.has(code)) {
+    if (selectorStart >= 0) flushSelectors(i);
+    if (ZERO_WIDTH.has(point)) {
       if (zeroWidthStart < 0) zeroWidthStart = i;
       i = next;
       continue;
     }
-    if (BIDI_CONTROL.has(code)) {
-      if (BIDI_OVERRIDE_START.has(code)) {
+    if (BIDI_CONTROL.has(point)) {
+      if (BIDI_OVERRIDE_START.has(point)) {
         if (overrideStart < 0) overrideStart = next;
         overrideDepth++;
-      } else if (code === 0x202c && overrideStart >= 0 && --overrideDepth <= 0) {
+      } else if (point === 0x202c && overrideStart >= 0 && --overrideDepth <= 0) {
         closeOverride(i);
       }
       i = next;
       continue;
     }
-    if (code === 0x0a && overrideStart >= 0) closeOverride(i);
-    if ((code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) || (code >= 0x7f && code <= 0x9f)) {
+    // Remaining C0 and C1 controls carry nothing readable.
+    if (point < 0x20 || (point >= 0x7f && point <= 0x9f)) {
       i = next;
       continue;
     }
-    if (code < 0x80) {
-      beforeVisible(i, code);
-      pushUnit(code >= 0x41 && code <= 0x5a ? code + 32 : code, i);
-    } else if (isHan(code)) {
+    let folded: string;
+    if (isHan(point)) {
       // Han characters are NFKC-stable and never lookalikes: copied as they are.
-      beforeVisible(i, code);
-      pushUnit(code, i);
+      folded = String.fromCharCode(point);
     } else {
-      let folded = foldCache.get(code);
-      if (folded === undefined) {
-        folded = foldCharacter(code);
-        foldCache.set(code, folded);
-      }
-      // Combining marks after a Latin letter are decoration (or Zalgo noise), not letters.
-      if (folded.length > 0) {
-        beforeVisible(i, code);
-        for (let k = 0; k < folded.length; k++) pushUnit(folded.charCodeAt(k), i);
+      const cached = foldCache.get(point);
+      folded = cached ?? foldCharacter(point);
+      if (cached === undefined) foldCache.set(point, folded);
+    }
+    // Combining marks after a Latin letter are decoration (or Zalgo noise), not letters.
+    if (folded.length > 0) {
+      if (zeroWidthStart >= 0) settleZeroWidth(i, folded.charCodeAt(0));
+      if (LOOKALIKES.has(point)) lookalikes.push(length);
+      for (let k = 0; k < folded.length; k++) {
+        if (length >= out.length) grow();
+        out[length] = folded.charCodeAt(k);
+        map[length++] = i;
       }
     }
     i = next;
   }
-  flushTags(original.length);
-  flushSelectors(original.length);
-  closeOverride(original.length);
-  endWord();
+  if (tagStart >= 0) flushTags(original.length);
+  if (selectorStart >= 0) flushSelectors(original.length);
+  if (overrideStart >= 0) closeOverride(original.length);
 
+  const mixedScriptWords = foldLookalikeWords(original, out, map, length, lookalikes);
   const offsets = new Int32Array(length + 1);
   offsets.set(map.subarray(0, length));
   offsets[length] = original.length;
   const text = UTF16.decode(out.subarray(0, length));
   return { original, text, offsets, hiddenRuns, wordSplits, mixedScriptWords };
+}
+
+/**
+ * Folds lookalikes to Latin inside words that mix them with Latin letters ("іgnоre") or consist
+ * only of lookalikes, and reports the mixed words. Words of real Greek or Cyrillic (which always
+ * contain letters with no Latin twin) are left alone.
+ */
+function foldLookalikeWords(original: string, out: Uint16Array, map: Int32Array, length: number, lookalikes: readonly number[]): Span[] {
+  const mixed: Span[] = [];
+  let doneUntil = -1;
+  for (const position of lookalikes) {
+    if (position < doneUntil) continue;
+    let start = position;
+    while (start > 0 && isWordCode(out[start - 1] ?? 0)) start--;
+    let end = position;
+    while (end < length && isWordCode(out[end] ?? 0)) end++;
+    doneUntil = end;
+    let latin = 0;
+    let lookalike = 0;
+    for (let k = start; k < end; k++) {
+      if (isLatinLetter(out[k] ?? 0)) latin++;
+      else if (LOOKALIKES.has(original.codePointAt(map[k] ?? 0) ?? 0)) lookalike++;
+    }
+    if (!(latin > 0 || (lookalike === end - start && lookalike >= 2))) continue;
+    for (let k = start; k < end; k++) {
+      const folded = LOOKALIKES.get(original.codePointAt(map[k] ?? 0) ?? 0);
+      if (folded !== undefined) out[k] = folded.charCodeAt(0);
+    }
+    if (latin > 0) mixed.push({ start: map[start] ?? 0, end: (map[end - 1] ?? 0) + 1 });
+  }
+  return mixed;
 }
 
 /** NFKC, lower case, and Latin letters stripped of diacritics (so "ìgnörè" reads as "ignore"). */

@@ -9,7 +9,7 @@
  */
 import type { Rule } from './rules.ts';
 
-const AI = 'ai llm llms gpt gpts chatgpt claude gemini copilot copilots language chatbot chatbots bot bots summari* crawler* scraper* automated assistant assistants plugin plugins integration integrations agent agents model models system systems tool tools reader readers ~@';
+const AI = 'ai llm llms gpt gpts chatgpt claude gemini copilot copilots language chatbot chatbots chat bot bots summari* crawler* scraper* apply automated assistant assistants plugin plugins integration integrations agent agents model models ~@';
 const ZH_AI = 'ai bot gpt chatgpt zh:智模机機助代插爬';
 const OVERRIDE = 'ignor* disregard* forget* overrid* bypass abandon discard neglect aside throw follow*';
 const ZH_OVERRIDE = 'zh:忽乎呼唿惚无無吴别管忘抛拋弃棄跳绕繞覆推理守记記废廢';
@@ -36,85 +36,85 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
   'address.attention-ai': 'attention dear hey hello hi listen',
   'address.to-any-ai': AI,
   'address.ai-reading-this': AI,
-  'address.any-ai-that': 'any',
-  'address.on-behalf-of-user': 'behalf human zh:代人',
+  'address.any-ai-that': `${AI} software system systems model`,
+  'address.on-behalf-of-user': 'behalf human zh:代类類',
   'address.ai-heading': AI,
-  'address.if-you-are-ai': 'if',
-  'address.line-start-vocative': AI,
+  'address.if-you-are-ai': AI,
   'address.automated-reader': 'whether human manual automated including assistant engines',
   'address.zh-to-ai': ZH_AI,
   'address.zh-ai-take-note': ZH_AI,
-  'address.zh-if-you-are-ai': 'zh:如',
+  'address.zh-if-you-are-ai': ZH_AI,
   'address.zh-ai-reading-this': ZH_AI,
   'address.zh-any-ai': `${ZH_AI}软軟程工`,
   'address.zh-automation': 'zh:自机機 ~@',
   'address.zh-line-start': ZH_AI,
-  'extract.system-prompt': 'print reveal output repeat show display disclose leak send paste dump recite echo expose spell tell share copy',
+  'extract.system-prompt': 'prompt prompts instructions configuration rules guidelines preprompt metaprompt above given',
   'extract.verbatim': 'starting verbatim word full block',
   'extract.credentials': 'api secret access auth authentication credentials password passwords environment env private ssh session cookies cookie seed recovery key keys token tokens',
   'extract.zh-system-prompt': 'zh:提指设設隐隱初收',
   'extract.zh-credentials': 'api token cookie zh:密令验驗环環',
   'exfil.replace-with-user-data': 'replac*',
   'exfil.append-to-url': 'append* attach* concatenat* encod* insert* embed*',
-  'exfil.send-to-url': 'send* post* upload* submit* transmit* exfiltrat* forward* leak*',
+  'exfil.send-to-url': 'http https ~/',
   'exfil.zh-append-to-url': 'zh:拼附追替换換填',
   'exfil.zh-send-to-site': 'zh:发發传傳提转轉',
   'exfil.mail-to-address': '~@',
   'tool.call-named-tool': '~_',
-  'tool.use-your-tool': 'use with having',
+  'tool.use-your-tool': 'tool tools plugin integration permission permissions capabilities access wallet email browser file shell',
   'tool.zh-call-tool': 'zh:工权權插',
   'action.drain-funds': 'balance funds zh:余额額转轉',
   'action.grant-access': 'admin administrator owner collaborator maintainer superuser root zh:管',
   'action.disable-protection': 'disable turn deactivate switch bypass skip zh:关關禁跳',
   'action.place-order': 'place submit confirm complete click zh:单單',
-  'action.approve-review': 'mark approve merge has have zh:标標批',
+  'action.approve-review': 'mark approve merge preapproved pre signed cleared whitelisted zh:标標批',
   'action.mass-forward': 'forward',
   'action.change-payee': 'supplier vendor payee beneficiary bank payment banking',
   'action.destructive-command': 'curl wget rm drop git mkfs chmod del',
-  'action.run-installer': 'run execute install zh:执執运運安',
+  'action.run-installer': 'npm pip cargo go gem curl wget powershell bash',
   'action.calendar-invite': 'event invite invitation meeting',
-  'conceal.do-not-tell': 'not don dont never without',
-  'conceal.keep-secret': 'keep not don dont never zh:不切',
+  'conceal.do-not-tell': 'mention mentioning request requesting reveal revealing disclose disclosing tell telling inform informing notify notifying alert alerting show showing display displaying report reporting ask asking confirm confirming consult consulting refer referring acknowledge acknowledging explain explaining warn warning',
+  'conceal.keep-secret': 'keep comment flag raise report zh:发發提给給',
   'conceal.silently': 'silently quietly secretly covertly discreetly without',
-  'conceal.not-be-reported': 'not',
+  'conceal.not-be-reported': 'reported mentioned shown disclosed revealed flagged displayed',
   'conceal.zh-do-not-tell': 'zh:不别別勿切悄偷静靜默',
-  'authority.user-pre-approved': 'user customer owner recipient holder zh:用',
+  'authority.user-pre-approved': 'approved preapproved pre agreed consented authorized authorised granted zh:同授批',
   'authority.publisher-requires': 'requirement requirements condition rule policy instruction publisher author editor zh:发發作出平',
-  'authority.authorized-audit': 'this zh:授',
+  'authority.authorized-audit': 'authorized authorised official routine standard expected required approved sanctioned zh:授',
   'authority.override-banner': 'override',
-  'authority.message-from-maker': 'from zh:来來',
+  'authority.message-from-maker': 'openai anthropic google developer developers creator creators operator operators administrator administrators platform provider zh:来來',
   'memory.save-permanently': 'save store remember memoriz* memoris* record add write keep commit retain zh:记記保存写寫牢',
-  'persona.unrestricted': 'you zh:你',
-  'persona.no-longer': 'you zh:你',
+  'persona.unrestricted': 'unfiltered unrestricted uncensored jailbroken unlimited unbound unchained evil rogue dan developer god anything free zh:限约約审審',
+  'persona.no-longer': 'longer zh:不已',
   'persona.special-mode': 'mode zh:模',
-  'persona.new-role': 'your pretend act behave roleplay role zh:你新更',
+  'persona.new-role': 'persona identity objective purpose role task goal instructions unrestricted unfiltered evil rogue without zh:新',
   'persona.you-are-now': 'now',
-  'persona.zh-from-now-on': 'zh:从從今此',
+  'persona.zh-from-now-on': 'zh:你',
   'directive.tell-the-user': 'tell inform warn advise remind convince persuade urge instruct direct redirect encourage assure reassure notify',
-  'directive.you-must-say': 'must should will shall need have are always never only',
+  'directive.you-must-say': 'say tell state claim recommend respond answer reply describe report mention refuse insist assert present rank rate promote endorse praise',
   'directive.whenever-you': 'whenever treat',
-  'directive.are-to': 'are is respond',
-  'directive.insert-link': 'include insert add embed append use',
+  'directive.are-to': 'drop state say tell omit remove delete describe report claim present recommend include ignore insert add reply respond answer refuse mention',
+  'directive.insert-link': 'link url code coupon',
   'directive.reply-only': 'reply respond answer',
   'directive.zh-tell-user': 'zh:告提引劝勸催让讓说說诱誘',
   'directive.zh-you-must-say': 'zh:你无',
   'summary.summary-must-state': 'summary summaries synopsis abstract overview digest recap condensed shortened paraphrase rewrite excerpt reproduction rating',
-  'summary.of-this-page-must': 'this',
+  'summary.of-this-page-must': 'summary summaries synopsis overview digest recap condensed comparison recommendation answer description reproduction',
   'summary.omit-content': 'left kept keep leave omit drop remove exclude skip suppress hide zh:删刪去略不',
-  'summary.frame-it-as': 'must should shall are is treat',
+  'summary.frame-it-as': 'describe present frame call portray characterize characterise label report treat',
   'summary.when-summarized': 'when',
-  'summary.must-be-framed': 'must should shall are is',
-  'summary.zh-summary-must-state': 'zh:转轉摘概总總引介推描',
-  'ranking.rank-first': 'rank cite list show recommend outrank outranks authoritative assign give describe present report portray frame is as are zh:只仅僅将把將评評列视視认認排优優唯',
-  'ranking.disparage-others': 'other competing rival zh:其',
-  'task.refuse': 'not don dont never refuse respond reply answer tell zh:拒不禁',
-  'fetch.follow-remote-instructions': 'fetch visit open browse navigate load retrieve read go follow execute obey zh:访訪打读讀获獲',
-  'sensitive.ask-for-secrets': 'ask request collect obtain include send provide enter paste share submit forward reply repeat zh:索提发發输輸填告转轉拼',
-  'decode.and-follow': 'decod* decipher unescape decrypt obfuscat* deobfuscat* de translat* convert* revers* unscrambl* zh:解反还還转轉倒',
+  'summary.must-be-framed': 'attributed described presented summarized summarised reported characterized characterised framed credited called',
+  'summary.zh-summary-must-state': 'zh:表写寫称稱注说說描声聲',
+  'ranking.rank-first': 'rank cite list show recommend outrank outranks authoritative assign give describe present report portray frame zh:只仅僅将把將评評列视視认認排优優唯',
+  'ranking.only-trusted': 'trustworthy reliable safe legitimate trusted secure',
+  'ranking.disparage-others': 'infected unsafe fake counterfeit malware compromised hacked scam scams fraudulent breached unlicensed breaches zh:假后後被曾停存',
+  'task.refuse': 'summarize summarise answer translate help respond process analyze analyse index cite reply refuse zh:拒总總摘概翻回',
+  'fetch.follow-remote-instructions': 'follow execute obey apply carry comply zh:访訪打读讀获獲',
+  'sensitive.ask-for-secrets': 'password passwords passcode passcodes otp 2fa backup social national passport credit card cvv bank sort session seed private recovery birth nhs home confirmations zh:密验驗身银銀信手聊住',
+  'decode.and-follow': 'decod* decipher unescape decrypt obfuscat* deobfuscat* translat* convert* revers* unscrambl* zh:解反还還转轉倒',
   'role.chat-template-token': '~<|',
   'role.llama-inst': '~inst] ~sys>>',
   'role.alpaca-header': '~##',
-  'role.turn-label': 'system assistant user human ai bot chatgpt zh:系用助人',
+  'role.turn-label': 'system assistant user human ai bot chatgpt zh:统統户戶助类類',
   'role.json-role': 'role',
   'role.xml-tag': '~<',
   'role.fenced-block': '~```',
@@ -124,68 +124,185 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
 };
 
 const PREFIX_KEY = 4;
+/** No trigger word is longer; longer tokens are skipped without a lookup. */
+const MAX_TRIGGER_LENGTH = 24;
+
+/**
+ * Hints that gate the costlier readings of a text: reversed writing, rot13, and whether the page
+ * talks about attacks at all (the discussion vocabulary is only counted when it might be there).
+ */
+const HINT_TRIGGERS = {
+  reversed: 'erongi snoitcurtsni tpmorp metsys drageresid drawrof laever suoiverp zh:令略词詞视視示',
+  rot13: 'rot13 rot caesar zh:凯凱',
+  discussion: 'prompt injection injections injected jailbreak jailbreaks red attack attacks attacker attackers attacked vulnerab* exploit* researcher researchers adversarial malicious phishing bounty ctf benchmark benchmarks defense defence defenses defences scam scams scammer owasp proof threat threats mitigat* advisory cve ghsa payload payloads security zh:注攻漏研对對恶惡钓釣诈詐防缓緩威题題示演越狱獄红紅',
+} as const;
+export type HintName = keyof typeof HINT_TRIGGERS;
+
+/** What one tokenizing pass learns about a text: which rules can match where, and hints. */
+export interface TextSignals {
+  /** Rules that can match, with the span from their first to their last trigger. */
+  enabled: ReadonlyMap<Rule, { first: number; last: number }>;
+  hints: Readonly<Record<HintName, boolean>>;
+  /** Longest run of single letters or Han characters spaced apart ("i g n o r e", "忽/略/之"). */
+  longestSpacedRun: number;
+  /** Words mixing leet digits into letters ("1gn0r3", "4ll"). */
+  leetWords: number;
+}
 
 /** Which rules a text can possibly match, decided from its tokens. */
 export interface TriggerIndex {
-  enabled(text: string): ReadonlySet<Rule>;
+  signals(text: string): TextSignals;
+}
+
+const LEET_DIGITS = new Set([0x30, 0x31, 0x33, 0x34, 0x35, 0x37]);
+const SPACING = new Set([...' \t.-_/|*·•,:+~'].map((char) => char.charCodeAt(0)));
+
+function isHanCode(code: number): boolean {
+  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf);
+}
+
+/** "1gn0r3", "4ll", "pr3v10u5" but not "mp4", "h264", "1080p" or "2fa". */
+function isLeetWord(text: string, start: number, end: number): boolean {
+  let letters = 0;
+  let innerLeet = 0;
+  for (let k = start; k < end; k++) {
+    const code = text.charCodeAt(k);
+    if (code >= 0x61) letters++;
+    else if (!LEET_DIGITS.has(code)) return false;
+    else if (k < end - 1) innerLeet++;
+  }
+  return letters >= 2 && innerLeet > 0;
+}
+
+function wordHash(text: string, start: number, end: number): number {
+  let hash = 0;
+  for (let k = start; k < end; k++) hash = (Math.imul(hash, 31) + text.charCodeAt(k)) | 0;
+  return hash;
+}
+
+/** The first four letters of a token as one number, so prefix lookups need no substring. */
+function prefixKey(text: string, start: number): number {
+  return ((text.charCodeAt(start) * 128 + text.charCodeAt(start + 1)) * 128 + text.charCodeAt(start + 2)) * 128 + text.charCodeAt(start + 3);
 }
 
 export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
-  const words = new Map<string, Rule[]>();
-  // Prefixes are looked up by their first four letters, so each token costs one map lookup.
-  const prefixes = new Map<string, Array<{ prefix: string; rule: Rule }>>();
-  const substrings: Array<{ needle: string; rule: Rule }> = [];
-  const hanRules = new Map<number, Rule[]>();
-  const ungated: Rule[] = [];
-  const push = <K>(map: Map<K, Rule[]>, key: K, rule: Rule) => map.set(key, [...(map.get(key) ?? []), rule]);
+  const hintNames = Object.keys(HINT_TRIGGERS) as HintName[];
+  // Gates are numbered: rules first, then the hints.
+  const specs = [...rules.map((rule) => RULE_TRIGGERS[rule.id]), ...hintNames.map((name) => HINT_TRIGGERS[name])];
+  const gateCount = specs.length;
+  const words = new Map<number, Array<{ word: string; gates: number[] }>>();
+  const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
+  const substrings: Array<{ needle: string; gate: number }> = [];
+  const hanGates = new Map<number, number[]>();
+  const ungated: number[] = [];
 
-  for (const rule of rules) {
-    const spec = RULE_TRIGGERS[rule.id];
+  specs.forEach((spec, gate) => {
     if (spec === undefined) {
-      ungated.push(rule);
-      continue;
+      ungated.push(gate);
+      return;
     }
     for (const trigger of spec.split(/\s+/)) {
-      if (trigger.startsWith('zh:')) for (const char of trigger.slice(3)) push(hanRules, char.codePointAt(0) ?? 0, rule);
-      else if (trigger.startsWith('~')) substrings.push({ needle: trigger.slice(1), rule });
-      else if (trigger.endsWith('*')) {
+      if (trigger.startsWith('zh:')) {
+        for (const char of trigger.slice(3)) {
+          const code = char.codePointAt(0) ?? 0;
+          hanGates.set(code, [...(hanGates.get(code) ?? []), gate]);
+        }
+      } else if (trigger.startsWith('~')) {
+        substrings.push({ needle: trigger.slice(1), gate });
+      } else if (trigger.endsWith('*')) {
         const prefix = trigger.slice(0, -1);
-        if (prefix.length < PREFIX_KEY) throw new Error(`trigger prefix ${trigger} of ${rule.id} is shorter than ${PREFIX_KEY} letters`);
-        prefixes.set(prefix.slice(0, PREFIX_KEY), [...(prefixes.get(prefix.slice(0, PREFIX_KEY)) ?? []), { prefix, rule }]);
+        if (prefix.length < PREFIX_KEY) throw new Error(`trigger prefix ${trigger} is shorter than ${PREFIX_KEY} letters`);
+        const key = prefixKey(prefix, 0);
+        prefixes.set(key, [...(prefixes.get(key) ?? []), { prefix, gate }]);
+      } else {
+        const key = wordHash(trigger, 0, trigger.length);
+        const bucket = words.get(key) ?? [];
+        const entry = bucket.find((candidate) => candidate.word === trigger);
+        if (entry === undefined) bucket.push({ word: trigger, gates: [gate] });
+        else entry.gates.push(gate);
+        words.set(key, bucket);
       }
-      else push(words, trigger, rule);
     }
-  }
+  });
 
   return {
-    enabled(text: string): ReadonlySet<Rule> {
-      const enabled = new Set<Rule>(ungated);
-      const enableToken = (token: string) => {
-        const gated = words.get(token);
-        if (gated !== undefined) for (const rule of gated) enabled.add(rule);
-        const candidates = token.length >= PREFIX_KEY ? prefixes.get(token.slice(0, PREFIX_KEY)) : undefined;
-        if (candidates !== undefined) for (const { prefix, rule } of candidates) if (token.startsWith(prefix)) enabled.add(rule);
+    signals(text: string): TextSignals {
+      // First and last trigger position per gate (-1: not triggered).
+      const first = new Int32Array(gateCount).fill(-1);
+      const last = new Int32Array(gateCount);
+      const open = (gate: number, start: number, end: number) => {
+        if (first[gate] === -1) first[gate] = start;
+        last[gate] = end;
+      };
+      for (const gate of ungated) open(gate, 0, text.length);
+      let leetWords = 0;
+      let spacedRun = 0;
+      let longestSpacedRun = 0;
+      let lastUnitEnd = -1;
+      /** One-character units (a letter, a Han character) close together with only spacing between. */
+      const markUnit = (unitStart: number) => {
+        const gap = unitStart - lastUnitEnd;
+        let spacedOnly = lastUnitEnd >= 0 && gap >= 1 && gap <= 3;
+        for (let k = lastUnitEnd; spacedOnly && k < unitStart; k++) spacedOnly = SPACING.has(text.charCodeAt(k));
+        spacedRun = spacedOnly ? spacedRun + 1 : 1;
+        if (spacedRun > longestSpacedRun) longestSpacedRun = spacedRun;
+        lastUnitEnd = unitStart + 1;
       };
       let wordStart = -1;
+      let hasDigit = false;
+      let hash = 0;
       for (let index = 0; index <= text.length; index++) {
         const code = index < text.length ? text.charCodeAt(index) : 0;
-        if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) {
-          if (wordStart < 0) wordStart = index;
+        const letter = code >= 0x61 && code <= 0x7a;
+        if (letter || (code >= 0x30 && code <= 0x39)) {
+          if (wordStart < 0) {
+            wordStart = index;
+            hasDigit = false;
+            hash = 0;
+          }
+          if (!letter) hasDigit = true;
+          hash = (Math.imul(hash, 31) + code) | 0;
           continue;
         }
         if (wordStart >= 0) {
-          enableToken(text.slice(wordStart, index));
+          const length = index - wordStart;
+          if (length === 1) markUnit(wordStart);
+          else {
+            lastUnitEnd = -1;
+            if (length <= MAX_TRIGGER_LENGTH) {
+              if (hasDigit && isLeetWord(text, wordStart, index)) leetWords++;
+              const bucket = words.get(hash);
+              if (bucket !== undefined) {
+                for (const { word, gates } of bucket) {
+                  if (word.length === length && text.startsWith(word, wordStart)) for (const gate of gates) open(gate, wordStart, index);
+                }
+              }
+              const candidates = length >= PREFIX_KEY ? prefixes.get(prefixKey(text, wordStart)) : undefined;
+              if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(gate, wordStart, index);
+            }
+          }
           wordStart = -1;
         }
         if (code >= 0x3400) {
-          const gated = hanRules.get(code);
-          if (gated !== undefined) for (const rule of gated) enabled.add(rule);
+          const gates = hanGates.get(code);
+          if (gates !== undefined) for (const gate of gates) open(gate, index, index + 1);
+          if (isHanCode(code)) markUnit(index);
         }
       }
-      for (const { needle, rule } of substrings) {
-        if (!enabled.has(rule) && text.includes(needle)) enabled.add(rule);
+      for (const { needle, gate } of substrings) {
+        const at = text.indexOf(needle);
+        if (at < 0) continue;
+        const end = text.lastIndexOf(needle) + needle.length;
+        if (first[gate] === -1 || (first[gate] ?? 0) > at) first[gate] = at;
+        if ((last[gate] ?? 0) < end) last[gate] = end;
       }
-      return enabled;
+      const enabled = new Map<Rule, { first: number; last: number }>();
+      rules.forEach((rule, gate) => {
+        const from = first[gate] ?? -1;
+        if (from >= 0) enabled.set(rule, { first: from, last: last[gate] ?? text.length });
+      });
+      const hint = (name: HintName) => (first[rules.length + hintNames.indexOf(name)] ?? -1) >= 0;
+      return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun, leetWords };
     },
   };
 }

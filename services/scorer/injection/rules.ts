@@ -99,7 +99,6 @@ const clause = (n: number) => `[^。!?\\n]{0,${n}}?`;
 /** Names that can only mean an AI system. */
 const AI_NAMED = alt(
   'ai(?:\\s+[\\w-]+)?',
-  'a\\.i\\.',
   'llms?(?:-based)?',
   'gpts?',
   'chatgpt',
@@ -118,7 +117,7 @@ const AI_NAMED = alt(
 );
 /** Words for an agent that are AI only when nothing says they are people. */
 const READING_VERB = alt('reading', 'processing', 'parsing', 'summari[sz]ing', 'condensing', 'browsing', 'consuming', 'crawling', 'indexing', 'scraping', 'analy[sz]ing', 'transcribing', 'translating', 'citing', 'quoting', 'viewing', 'visiting', 'handling', 'ingesting', 'helping', 'acting', 'rewriting', 'paraphrasing', 'answering', 'evaluating', 'grading', 'reviewing', 'screening', 'ranking', 'scoring', 'combining', 'comparing', 'extracting', 'working');
-const AI_GENERIC = alt('assistants?', 'bots?', 'plugins?', 'integrations?', `(?:agents?|models?|systems?|tools?|readers?)(?=\\s+(?:that\\s+|which\\s+|who\\s+)?${READING_VERB})`);
+const AI_GENERIC = alt('assistants?', 'bots?', 'plugins?', 'integrations?', `(?:agents?|models?)(?=\\s+(?:that\\s+|which\\s+|who\\s+)?${READING_VERB})`);
 const AGENT_KIND = alt('shopping', 'browsing', 'browser', 'email', 'mail', 'coding', 'code', 'research', 'web', 'autonomous', 'software', 'wallet', 'purchasing', 'ordering', 'delivery', 'review', 'reviewing', 'application', 'trading', 'booking', 'recruiting', 'automated', 'digital', 'virtual');
 const AI_WHO = alt(AI_NAMED, AI_GENERIC, `${AGENT_KIND}\\s+(?:agents?|assistants?|bots?|tools?)`);
 const HUMAN_TARGET = alt('user', 'users', 'reader', 'readers', 'customer', 'customers', 'visitor', 'visitors', 'buyer', 'buyers', 'parent', 'parents', 'listener', 'listeners', 'recipient', 'recipients', 'shopper', 'shoppers', 'person', 'people', 'human', 'viewer', 'viewers', 'audience', 'candidate', 'student', 'patient', 'them', 'employee', 'employees');
@@ -196,12 +195,10 @@ export const TEXT_RULES: Rule[] = compile([
     source: `\\bany\\s+(?:ai\\s+|llm\\s+|automated\\s+)?(?:assistant|agent|model|llm|chatbot|bot|tool|system|crawler|summari[sz]er|software)s?\\s+(?:that|which|who)\\s+(?:reads?|process(?:es)?|summari[sz]es?|combines?|condenses?|uses?|cites?|answers?|indexes|crawls?|sees?)\\b` },
   { id: 'address.on-behalf-of-user', technique: 'ai_address', weight: 0.5,
     source: `\\b(?:reading|browsing|acting|working|shopping|booking|applying|operating)\\s+(?:this\\s+|these\\s+|the\\s+page\\s+)?(?:[\\w-]+\\s+){0,3}?on\\s+behalf\\s+of\\s+(?:a|the|your|their|an?\\s+\\w+)\\s*(?:user|person|customer|reader|recipient|client|human|subscriber|candidate|buyer|shopper|parent)?|\\bnot\\s+(?:meant\\s+|intended\\s+)?for\\s+human\\s+(?:readers|eyes|reviewers|visitors)|\\bhuman\\s+readers\\s+(?:can|may|should)\\s+(?:ignore|skip|disregard)|代表(?:用[户戶]|客[户戶]|[读讀]者)|不是[给給]人[类類]看的|人[类類][读讀]者(?:可以|[请請])?忽略` },
-  { id: 'address.ai-heading', technique: 'ai_address', weight: 0.55,
-    source: `(?:^|[\\n.!?])\\s*(?:[\\w'-]+\\s+){0,4}?(?:(?:for|to)\\s+(?:any\\s+|all\\s+|the\\s+)?(?:[\\w-]+\\s+){0,2}?${AI_WHO}|${AI_WHO}\\s+(?:notice|note|notes|instructions?|directive|guidance|memo|message|alert|reminder|requirements?|review\\s+pass|pass))\\s*(?::|—|–)` },
   { id: 'address.if-you-are-ai', technique: 'ai_address', weight: 0.6,
     source: `\\bif\\s+you(?:'re|\\s+are)\\s+(?:an?\\s+|the\\s+)?(?:[\\w-]+\\s+){0,2}?${AI_WHO}\\b|\\bif\\s+(?:an?|any)\\s+${AI_WHO}\\s+(?:\\w+\\s+){0,2}?(?:is|are)\\s+(?:reading|processing|summari[sz]ing|transcribing|browsing|helping|looking)` },
-  { id: 'address.line-start-vocative', technique: 'ai_address', weight: 0.5,
-    source: `(?:^|[\\n.!?"“(\\[|>*#【])\\s*(?:[\\w'-]+\\s+){0,4}?${AI_WHO}(?:\\s+(?:and|or|&)\\s+(?:[\\w-]+\\s+){0,2}?(?:${AI_WHO}|tools?|agents?|bots?|systems?))?\\s*:(?!\\/)` },
+  { id: 'address.ai-heading', technique: 'ai_address', weight: 0.55,
+    source: `(?:^|[\\n.!?"“(\\[|>*#【])\\s*(?:[\\w'-]+\\s+){0,4}?(?:(?:for|to)\\s+(?:any\\s+|all\\s+|the\\s+)?(?:[\\w-]+\\s+){0,2}?)?${AI_WHO}(?:\\s+(?:and|or|&)\\s+(?:[\\w-]+\\s+){0,2}?(?:${AI_WHO}|tools?|agents?|bots?|systems?))?(?:\\s+(?:notice|note|notes|instructions?|directive|guidance|memo|message|alert|reminder|requirements?|review\\s+pass|pass))?\\s*(?::(?!\\/)|—|–)` },
   { id: 'address.automated-reader', technique: 'ai_address', weight: 0.45,
     source: alt(
       'whether\\s+(?:by\\s+)?(?:a\\s+)?(?:human|person|people)\\s+or\\s+(?:an?\\s+)?(?:automated|machine|ai|software|bot)',
@@ -359,7 +356,6 @@ export const TEXT_RULES: Rule[] = compile([
       '\\bthe\\s+most\\s+authoritative\\s+source\\b',
       `\\b(?:assign|give)\\s+(?:it\\s+|this\\s+\\w+\\s+)?(?:the\\s+)?(?:maximum|highest|top|perfect|full)\\s+(?:score|rating|marks|stars)`,
       `\\b(?:recommend|describe|present|report|list|portray|frame)\\s+(?:[\\w-]+\\s+){1,3}?as\\s+(?:the\\s+)?(?:best|only|top|safest|most|number\\s+one|#1|strongest|leading|sole)\\b`,
-      '\\b(?:is|as|are)\\s+the\\s+only\\s+(?:trustworthy|reliable|safe|legitimate|trusted|secure)\\s+(?:source|option|product|choice|provider|vpn|brand|browser|store|shop|site|seller|app|service)s?\\b',
       `\\bdescribe\\s+(?:competing|other|rival)\\s+(?:\\w+\\s+)?(?:sources|products|sites|brands|vendors)\\s+as`,
       '(?:只|[仅僅])(?:推[荐薦]|介[绍紹]|提及)',
       `(?:[将把將])${clause(10)}(?:排在|排名[为為]?|置于|放在|列在)(?:第一|首位|最前|最上|前面)`,
@@ -368,6 +364,8 @@ export const TEXT_RULES: Rule[] = compile([
       `(?:优先|優先|唯一|只)${clause(4)}引用(?:本站|本文|本[页頁]|我[们們])`,
       `(?:把|将|將)(?:其他|其它|[别別]的)${clause(8)}(?:描述[为為]|[称稱][为為]|[视視][为為]|[标標][记記][为為])`,
     ) },
+  { id: 'ranking.only-trusted', technique: 'ranking_manipulation', weight: 0.5,
+    source: '\\b(?:is|as|are)\\s+the\\s+only\\s+(?:trustworthy|reliable|safe|legitimate|trusted|secure)\\s+(?:source|option|product|choice|provider|vpn|brand|browser|store|shop|site|seller|app|service)s?\\b' },
   { id: 'ranking.disparage-others', technique: 'ranking_manipulation', weight: 0.4,
     source: `\\b(?:all\\s+)?(?:other|competing|rival)\\s+(?:\\w+\\s+){0,3}?(?:are|is|have|has|contain)\\s+(?:(?:currently|all|been|had)\\s+){0,2}(?:infected|unsafe|fake|counterfeit|malware|compromised|hacked|scams?|fraudulent|breached|unlicensed|data\\s+breaches)|其他${clause(12)}(?:都是假[货貨]|都有[后後]门|都有[后後]門|都已被|都曾|都存在|均被|都被|都已停止)` },
   { id: 'task.refuse', technique: 'task_denial', weight: 0.45,
@@ -426,5 +424,5 @@ export const REVERSED_TEXT_HINT = /\b(?:erongi|snoitcurtsni|tpmorp|metsys|drager
 export const ROT13_HINT = /\brot-?\s?13\b|\bcaesar\b|凯撒|凱撒/;
 /** Letters spaced or dotted apart: "i g n o r e", "忽/略/之/前". */
 export const SEPARATED_LETTERS = /(?:[a-z\u4e00-\u9fff][ \t.\-_/|*·•,:+~]{1,3}){5,}[a-z\u4e00-\u9fff]/g;
-/** Words mixing digits into letters ("1gn0r3"): enough of them and the text is worth reading de-leeted. */
-export const LEET_WORD = /\b(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]{2,}\b/g;
+/** Words mixing leet digits into letters ("1gn0r3"), rewritten when the text has enough of them. */
+export const LEET_WORD = /\b[a-z0-9]*[a-z][a-z0-9]*\b/g;

@@ -15,7 +15,7 @@ import { findEncodedPayloads, looksLikeText } from './encoded-payloads.ts';
 import { findHiddenRegions, type HiddenRegion } from './hidden-html.ts';
 import { sanitizeField, wrapQuarantine } from './neutralize.ts';
 import { normalizeText, toOriginalSpan, type NormalizedText, type Span } from './normalize-text.ts';
-import { createTriggerIndex } from './rule-triggers.ts';
+import { createTriggerIndex, type TextSignals } from './rule-triggers.ts';
 import { COMPACT_RULES, LEET_WORD, RAW_RULES, REVERSED_TEXT_HINT, ROT13_HINT, SEPARATED_LETTERS, TEXT_RULES, type Rule, type Technique } from './rules.ts';
 import { DEFAULT_THRESHOLDS, scoreHits, verdictFor, type Hit, type Thresholds, type Verdict } from './score.ts';
 
@@ -73,6 +73,9 @@ const INVISIBLE_NOISE = 0.3;
 const SPLIT_OR_MIXED_ALONE = 0.3;
 const SPLIT_OR_MIXED_ON_PAYLOAD = 0.6;
 const LEET_WORDS_NEEDED = 3;
+const SPACED_RUN_NEEDED = 6;
+/** Farther than any rule's pattern reaches from its trigger word. */
+const WINDOW_MARGIN = 400;
 const MAX_TEXT_IN_EVIDENCE = 300;
 
 type FieldName = 'title' | 'content' | 'summary' | 'html';
@@ -89,6 +92,8 @@ interface View {
   /** Quote and example-cue discounts only make sense on the text a reader sees. */
   readable: boolean;
   compact: boolean;
+  /** Already computed for the visible text; other views are tokenized when read. */
+  signals?: TextSignals;
 }
 
 interface FieldScan {
@@ -105,9 +110,17 @@ export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_
   if (item.summary) fields.push(['summary', item.summary]);
   if (item.html) fields.push(['html', item.html]);
 
-  const normalizedFields = fields.map(([name, text]) => ({ name, normalized: normalizeText(text) }));
-  const discussion = countDiscussionTerms(normalizedFields.map((field) => field.normalized.text).join('\n')) >= DISCUSSION_THRESHOLD;
-  const scans = normalizedFields.map(({ name, normalized }) => scanField(name, normalized, discussion));
+  const normalizedFields = fields.map(([name, text]) => {
+    const normalized = normalizeText(text);
+    return { name, normalized, signals: TEXT_RULE_TRIGGERS.signals(normalized.text) };
+  });
+  // Discussion vocabulary is counted only once something has matched, and only if it may be there.
+  let discussionMemo: boolean | undefined;
+  const discussion = () =>
+    (discussionMemo ??=
+      normalizedFields.some((field) => field.signals.hints.discussion) &&
+      countDiscussionTerms(normalizedFields.map((field) => field.normalized.text).join('\n')) >= DISCUSSION_THRESHOLD);
+  const scans = normalizedFields.map(({ name, normalized, signals }) => scanField(name, normalized, signals, discussion));
 
   const hits = scans.flatMap((scan) => scan.hits);
   const score = scoreHits(hits);
@@ -134,7 +147,7 @@ export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_
   };
 }
 
-function scanField(name: FieldName, normalized: NormalizedText, discussion: boolean): FieldScan {
+function scanField(name: FieldName, normalized: NormalizedText, signals: TextSignals, discussion: () => boolean): FieldScan {
   const hits: Hit[] = [];
   const hidden: string[] = [];
   const seen = new Set<string>();
@@ -146,11 +159,10 @@ function scanField(name: FieldName, normalized: NormalizedText, discussion: bool
     return true;
   };
 
-  for (const view of viewsOf(normalized, hidden)) {
+  for (const view of viewsOf(normalized, signals, hidden)) {
+    // Collapsed letters have no word boundaries left to gate on: every rule reads them.
     // A reading only counts as obfuscation when it reveals something the visible text did not.
-    const rules = view.compact ? [...TEXT_RULES, ...COMPACT_RULES] : TEXT_RULES;
-    const enabled = view.compact ? null : TEXT_RULE_TRIGGERS.enabled(view.text);
-    const found = matchRules(enabled === null ? rules : rules.filter((rule) => enabled.has(rule)), view, name, discussion).filter(add);
+    const found = matchRules(view, name, discussion).filter(add);
     if (view.carrier !== null && found.some((hit) => hit.role === 'payload')) {
       const spans = found.map((hit) => hit.span);
       const span = { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) };
@@ -159,7 +171,7 @@ function scanField(name: FieldName, normalized: NormalizedText, discussion: bool
   }
   for (const rule of normalized.original.includes('http') ? RAW_RULES : []) {
     for (const match of execAll(rule.pattern, normalized.original)) {
-      const example = discussion && (isQuoted(normalized.original, match.index) || followsExampleCue(normalized.original, match.index));
+      const example = discussion() && (isQuoted(normalized.original, match.index) || followsExampleCue(normalized.original, match.index));
       add(hitOf(rule, name, { start: match.index, end: match.index + match[0].length }, match[0], rule.weight * (example ? QUOTED_IN_DISCUSSION : 1)));
     }
   }
@@ -192,10 +204,10 @@ function scanField(name: FieldName, normalized: NormalizedText, discussion: bool
 }
 
 /** The visible text plus every decoded or de-obfuscated reading worth screening. */
-function viewsOf(normalized: NormalizedText, hidden: string[]): View[] {
+function viewsOf(normalized: NormalizedText, signals: TextSignals, hidden: string[]): View[] {
   const text = normalized.text;
   const mapped = (start: number, end: number) => toOriginalSpan(normalized, start, end);
-  const views: View[] = [{ text, toOriginal: mapped, carrier: null, readable: true, compact: false }];
+  const views: View[] = [{ text, toOriginal: mapped, carrier: null, readable: true, compact: false, signals }];
   const wholeSpan = (span: Span) => () => span;
 
   for (const run of normalized.hiddenRuns) {
@@ -207,45 +219,61 @@ function viewsOf(normalized: NormalizedText, hidden: string[]): View[] {
   for (const payload of findEncodedPayloads(normalized.original)) {
     views.push({ text: normalizeText(payload.decoded).text, toOriginal: wholeSpan(payload), carrier: { rule: `encoded.${payload.kind}`, technique: 'encoded_payload', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
   }
-  for (const match of text.matchAll(SEPARATED_LETTERS)) {
+  for (const match of signals.longestSpacedRun >= SPACED_RUN_NEEDED ? text.matchAll(SEPARATED_LETTERS) : []) {
     const start = match.index ?? 0;
     const span = mapped(start, start + match[0].length);
     const collapsed = match[0].replace(/[ \t.\-_/|*·•:+~]/g, '');
     views.push({ text: collapsed, toOriginal: () => span, carrier: { rule: 'obfuscation.separated-letters', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: true });
   }
-  const leetWords = text.match(LEET_WORD) ?? [];
-  if (leetWords.length >= LEET_WORDS_NEEDED) {
+  if (signals.leetWords >= LEET_WORDS_NEEDED) {
     views.push({ text: text.replace(LEET_WORD, deleet), toOriginal: mapped, carrier: { rule: 'obfuscation.leetspeak', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
   }
-  if (REVERSED_TEXT_HINT.test(text)) {
+  if (signals.hints.reversed && REVERSED_TEXT_HINT.test(text)) {
     // Reversed by UTF-16 unit so every index maps straight back (rules only read letters here).
     const reversed = text.split('').reverse().join('');
     const length = text.length;
     views.push({ text: reversed, toOriginal: (start, end) => mapped(length - end, length - start), carrier: { rule: 'obfuscation.reversed-text', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
   }
-  if (ROT13_HINT.test(text)) {
+  if (signals.hints.rot13 && ROT13_HINT.test(text)) {
     views.push({ text: rot13(text), toOriginal: mapped, carrier: { rule: 'obfuscation.rot13', technique: 'obfuscation', weight: OBFUSCATED_PAYLOAD }, readable: false, compact: false });
   }
   return views;
 }
 
-function matchRules(rules: readonly Rule[], view: View, field: FieldName, discussion: boolean): Hit[] {
+/** Rules to run on a view and the stretch of text each needs to read. */
+function plannedRules(view: View): Array<{ rule: Rule; from: number; to: number }> {
+  const length = view.text.length;
+  // Collapsed letters have no word boundaries left to gate on: every rule reads all of them.
+  if (view.compact) return [...TEXT_RULES, ...COMPACT_RULES].map((rule) => ({ rule, from: 0, to: length }));
+  const planned: Array<{ rule: Rule; from: number; to: number }> = [];
+  for (const [rule, triggers] of (view.signals ?? TEXT_RULE_TRIGGERS.signals(view.text)).enabled) {
+    // Every pattern is bounded, so a match lies within WINDOW_MARGIN of its trigger; whole lines
+    // are kept so line anchors still mean what they say.
+    const from = triggers.first - WINDOW_MARGIN <= 0 ? 0 : view.text.lastIndexOf('\n', triggers.first - WINDOW_MARGIN) + 1;
+    const lineEnd = triggers.last + WINDOW_MARGIN >= length ? -1 : view.text.indexOf('\n', triggers.last + WINDOW_MARGIN);
+    planned.push({ rule, from, to: lineEnd < 0 ? length : lineEnd });
+  }
+  return planned;
+}
+
+function matchRules(view: View, field: FieldName, discussion: () => boolean): Hit[] {
   const found: Array<{ rule: Rule; start: number; end: number; text: string }> = [];
-  for (const rule of rules) {
-    for (const match of execAll(rule.pattern, view.text)) {
+  for (const { rule, from, to } of plannedRules(view)) {
+    const window = from === 0 && to === view.text.length ? view.text : view.text.slice(from, to);
+    for (const match of execAll(rule.pattern, window)) {
       const matched = match[0];
       if (rule.crossesSentence && !crossesSentenceBoundary(matched)) continue;
       // Anchors may consume a leading delimiter; the hit starts at its first word.
       const lead = matched.length - matched.trimStart().length;
-      const start = match.index + lead;
+      const start = from + match.index + lead;
       if (rule.negatable && isNegated(view.text, start)) continue;
-      found.push({ rule, start, end: match.index + matched.length, text: matched.slice(lead) });
+      found.push({ rule, start, end: from + match.index + matched.length, text: matched.slice(lead) });
     }
   }
   const addressStarts = found.filter((entry) => entry.rule.technique === 'ai_address').map((entry) => entry.start);
   return found.map(({ rule, start, end, text }) => {
     let weight = rule.weight;
-    if (view.readable && discussion) {
+    if (view.readable && discussion()) {
       if (isQuoted(view.text, start)) weight *= QUOTED_IN_DISCUSSION;
       else if (followsExampleCue(view.text, start)) weight *= CITED_IN_DISCUSSION;
       else if (rule.role === 'payload' && !addressStarts.some((at) => at <= start && start - at <= ADDRESS_REACH)) weight *= UNADDRESSED_IN_DISCUSSION;
@@ -258,12 +286,14 @@ function hitOf(rule: Rule, field: FieldName, span: Span, text: string, weight: n
   return { rule: rule.id, technique: rule.technique, role: rule.role, field, span, text: clip(text), weight: Math.round(weight * 1000) / 1000 };
 }
 
-function* execAll(pattern: RegExp, text: string): Generator<RegExpExecArray & { index: number }> {
+function execAll(pattern: RegExp, text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     if (match[0].length === 0) pattern.lastIndex++;
-    yield match;
+    matches.push(match);
   }
+  return matches;
 }
 
 function describeRegion(normalized: NormalizedText, region: HiddenRegion, span: Span): string {
