@@ -31,7 +31,7 @@ function run(items: ScoredItem[], overrides: Partial<ClosedRun> = {}): ClosedRun
     request: requestContextFixture,
     producer: { ...PRODUCER, capabilities: [...PRODUCER.capabilities] },
     items,
-    marker: { counts: COUNTS, finishedAt: '2026-04-25T10:29:05+08:00', providerStatus: [], degradationLogJson: '[]' },
+    marker: { counts: COUNTS, finishedAt: '2026-04-25T10:29:05+08:00', providerStatus: [], degradationLogJson: '[]', planJson: null },
     incompleteReason: null,
     ...overrides,
   };
@@ -128,6 +128,12 @@ describe('assembleBatch', () => {
       counts: { raw_responses: 2, raw_items: 2, normalize_failures: 0 },
     });
     expect(batch.retrieved_at).toBe('2026-04-25T02:29:30.000Z');
+  });
+
+  it('carries the plan from the marker, and none without one', () => {
+    const withPlan = run([], { marker: { counts: COUNTS, finishedAt: '2026-04-25T10:29:05+08:00', providerStatus: [], degradationLogJson: '[]', planJson: '{"task_id":"SR-1"}' } });
+    expect(assembleBatch(withPlan).stats.plan_json).toBe('{"task_id":"SR-1"}');
+    expect(assembleBatch(run([], { marker: null, incompleteReason: 'timeout' })).stats.plan_json).toBeNull();
   });
 
   it('closes an empty run with its marker', () => {

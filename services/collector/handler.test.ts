@@ -22,7 +22,8 @@ function incoming(value: ScoredResult, partition: number, offset: number): Incom
 
 function itemMessage(id: string, runId = 'run-a', fields: Partial<ScoredItem> = {}): ScoredResult {
   const url = `https://example.com/${id}`;
-  return { ...scoredItemMessageFixture(), run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], ...fields }) };
+  const base = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
+  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], ...fields }) };
 }
 
 function marker(runId = 'run-a'): ScoredResult {
