@@ -17,11 +17,13 @@ export interface Pipeline {
   kafka: Kafka;
   serde: Serde;
   naming: TopicNaming;
+  /** Where provider credentials and endpoints are read (by the names the skill declarations give). */
+  providerEnv: Record<string, string | undefined>;
   /** One metrics registry per process; every stage it runs reports into it. */
   metrics: { registry: Registry; skills: SkillMetrics; messages: MessageMetrics };
 }
 
-export async function connectPipeline(options: { config?: SkryaConfig; logger?: Logger; clientId?: string } = {}): Promise<Pipeline> {
+export async function connectPipeline(options: { config?: SkryaConfig; logger?: Logger; clientId?: string; providerEnv?: Record<string, string | undefined> } = {}): Promise<Pipeline> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.SKRYA_LOG_LEVEL });
   const naming = namingFrom(config);
@@ -36,5 +38,5 @@ export async function connectPipeline(options: { config?: SkryaConfig; logger?: 
   const serde = await createSerde({ registry: createRegistry(config), registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
   const registry = createMetricsRegistry(options.clientId ?? 'skrya', { collectProcessMetrics: true });
   const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry) };
-  return { config, logger, kafka, serde, naming, metrics };
+  return { config, logger, kafka, serde, naming, metrics, providerEnv: options.providerEnv ?? process.env };
 }

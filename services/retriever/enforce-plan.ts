@@ -46,22 +46,25 @@ export function sourceOf(call: PlannedCall): SourceType | null {
   return null;
 }
 
-/** The plan for a request: the one it carries, or the router's for it; null when nothing is searched. */
-export function planFor(request: RetrievalRequest, servingSkills: ReadonlySet<string>): RoutePlan | null {
+/**
+ * The plan for a request: the one it carries, or the router's for it (spec 004's default budget of
+ * 10 searches); null when nothing is searched. `connectableSkills` are the skills that can reach
+ * their provider now (serving, with credentials): only they enter the fallback chain.
+ */
+export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySet<string>): RoutePlan | null {
   if (request.plan_json !== null) return routePlanSchema.parse(JSON.parse(request.plan_json));
   const hasWeb = request.capabilities.some((capability) => SEARCH_CAPABILITIES.includes(capability));
   const hasLocal = request.capabilities.includes('local_file');
   if (!hasWeb && !hasLocal) return null;
   const task = TASK_BY_INTENT[request.intent ?? 'exploratory'];
   const providers = (Object.entries(SKILL_BY_PROVIDER) as Array<[SearchProvider, string]>)
-    .filter(([, skill]) => servingSkills.has(skill))
+    .filter(([, skill]) => connectableSkills.has(skill))
     .map(([provider]) => provider);
   return routeSources({
     ...task,
     primary_subject: request.queries[0] ?? request.topic_id,
     available_sources: [...(hasWeb ? ['web', 'counter'] : []), ...(hasLocal ? ['local_file'] : [])],
     need_counter_evidence: task.goal_mode !== 'analyze',
-    budget_limit: Math.max(3, request.sub_queries.length * request.capabilities.filter((capability) => SEARCH_CAPABILITIES.includes(capability)).length + request.locations.paths.length),
     preferred_domains: request.boost_domains,
     providers,
   }, { taskIdSeed: request.run_id });
@@ -97,7 +100,7 @@ function stopThreshold(plan: RoutePlan): { kind: 'hosts' | 'results' | 'local'; 
 export interface PlanEnforcement {
   /** Spends one search of the call's source; false when its budget is used up. */
   spend(call: PlannedCall): boolean;
-  /** Gives a search back: the provider could not be reached at all (no credentials). */
+  /** Gives a search back: the provider failed (quota, timeout, error) and searched nothing. */
   refund(call: PlannedCall): void;
   /** True once the stop rule is met: outstanding and later searches are cancelled. */
   stopped(): boolean;

@@ -91,7 +91,8 @@ async function walkChain(call: PlannedCall, callSkill: SkillCaller, signal: Abor
       break;
     }
     const result = await callSkill(skill, call.inputFor(skill), callSignal);
-    if (result.code === 'NOT_CONFIGURED') plan.refund(call);
+    // The budget counts searches performed: a failed call searched nothing.
+    if (result.status === 'error') plan.refund(call);
     record(skill, result);
     const results = result.output?.results ?? [];
     if (result.status === 'ok' && results.length > 0) {

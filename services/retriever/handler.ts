@@ -44,7 +44,8 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
       const startedAt = clock().toISOString();
       const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
       const localRoot = topicDir(options.dataRoot, request.tenant, request.topic_id);
-      const plan = planFor(request, new Set(options.registry.list().map((skill) => skill.declaration.name)));
+      const connectable = options.registry.list().filter((skill) => skill.missingCredentials.length === 0).map((skill) => skill.declaration.name);
+      const plan = planFor(request, new Set(connectable));
       const chain = plan ? webChain(plan) : null;
       const planned = planCalls(request, {
         counterQueries: plan ? counterQueries(plan) : [],

@@ -10,7 +10,7 @@ export async function createServiceSkillRegistry(pipeline: Pipeline): Promise<Sk
   const registry = await createSkillRegistry({
     skills: builtinSkills(),
     adapters: pipeline.config.SKRYA_SKILL_ADAPTERS,
-    env: process.env,
+    env: pipeline.providerEnv,
     logger: pipeline.logger.child({ service: 'retriever' }),
     metrics: pipeline.metrics.skills,
   });

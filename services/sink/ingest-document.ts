@@ -32,10 +32,11 @@ function documentItem(item: ScoredItem) {
 }
 
 /**
- * The log arrives as a JSON string from whichever stage produced the run end; a malformed one is
- * kept verbatim rather than throwing, since a batch that can never be written would stall the partition.
+ * The degradation log and the plan arrive as JSON strings from whichever stage produced the run end;
+ * a malformed one is kept verbatim rather than throwing, since a batch that can never be written
+ * would stall the partition.
  */
-function parseDegradationLog(json: string): unknown {
+function parseEmbeddedJson(json: string): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch {
@@ -64,7 +65,8 @@ export function ingestDocument(batch: IngestBatch) {
       complete: batch.stats.complete,
       incomplete_reason: batch.stats.incomplete_reason,
       providers: batch.stats.provider_status,
-      degradation_log: parseDegradationLog(batch.stats.degradation_log_json),
+      degradation_log: parseEmbeddedJson(batch.stats.degradation_log_json),
+      plan: batch.stats.plan_json === null ? null : parseEmbeddedJson(batch.stats.plan_json),
     },
   };
 }

@@ -53,10 +53,10 @@ export function readLatestIfRun(file: string, runId?: string): { run_id: string;
   }
 }
 
-export async function createHarness(label: string, overrides: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(label: string, overrides: Record<string, string> = {}, providerEnv: Record<string, string> = {}): Promise<Harness> {
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-${label}-`));
   const config = testConfig({ SKRYA_TOPIC_PREFIX: `t.${label}.${randomBytes(4).toString('hex')}.`, SKRYA_DATA_ROOT: dataRoot, SKRYA_RUN_TIMEOUT_MS: '20000', ...overrides });
-  const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: label }), clientId: `test-${label}` });
+  const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: label }), clientId: `test-${label}`, providerEnv });
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'test' });
   const running: RunningStages[] = [];
   return {
