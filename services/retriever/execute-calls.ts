@@ -115,7 +115,9 @@ async function walkChain(call: PlannedCall, callSkill: SkillCaller, signal: Abor
 export async function mapWithLimit<T, R>(tasks: readonly T[], limit: number, run: (task: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(tasks.length);
   let next = 0;
-  const workers = Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+  // A limit below 1 (or NaN from a bad setting) would start no worker and leave holes in the results.
+  const width = Math.max(1, Math.min(tasks.length, Number.isNaN(limit) ? 1 : Math.floor(limit)));
+  const workers = Array.from({ length: width }, async () => {
     while (next < tasks.length) {
       const index = next++;
       results[index] = await run(tasks[index]!);
@@ -131,7 +133,8 @@ interface ProviderTally {
   calls: number;
   results: number;
   succeeded: boolean;
-  firstError: { code: string; message: string } | null;
+  /** The error of the provider's earliest call in plan order (completion order varies from run to run). */
+  firstError: { code: string; message: string; order: number } | null;
 }
 
 function toStatus(tally: ProviderTally): ProviderStatus {
@@ -144,7 +147,8 @@ function toStatus(tally: ProviderTally): ProviderStatus {
 
 export async function executeCalls(calls: readonly PlannedCall[], options: { callSkill: SkillCaller; concurrency: number; signal: AbortSignal; plan?: PlanEnforcement; onProgress?: () => Promise<void> }): Promise<ExecutionReport> {
   const tallies = new Map<string, ProviderTally>();
-  const record = (capability: string) => (provider: string, result: SkillRunResult | null) => {
+  const planOrder = new Map(calls.map((call, index) => [call, index]));
+  const record = (capability: string, order: number) => (provider: string, result: SkillRunResult | null) => {
     const key = `${provider}\u0000${capability}`;
     const tally = tallies.get(key) ?? { provider, capability, calls: 0, results: 0, succeeded: false, firstError: null };
     tallies.set(key, tally);
@@ -152,10 +156,10 @@ export async function executeCalls(calls: readonly PlannedCall[], options: { cal
     tally.calls += 1;
     tally.results += result.output?.results.length ?? 0;
     if (result.status === 'ok') tally.succeeded = true;
-    else tally.firstError ??= { code: result.code ?? 'BAD_RESPONSE', message: result.message ?? 'failed' };
+    else if (tally.firstError === null || order < tally.firstError.order) tally.firstError = { code: result.code ?? 'BAD_RESPONSE', message: result.message ?? 'failed', order };
   };
   const outcomes = await mapWithLimit(calls, options.concurrency, async (call) => {
-    const outcome = await walkChain(call, options.callSkill, options.signal, options.plan ?? UNLIMITED, record(call.capability));
+    const outcome = await walkChain(call, options.callSkill, options.signal, options.plan ?? UNLIMITED, record(call.capability, planOrder.get(call)!));
     await options.onProgress?.();
     return outcome;
   });
