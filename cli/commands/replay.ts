@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import type { Command } from 'commander';
+import { loadConfig } from '../../runtime/config.ts';
+import { readTimeRange } from '../../runtime/dead-letters.ts';
+import { connectPipeline } from '../../runtime/pipeline.ts';
+import { buildReplayRequest } from '../../services/replay/replay-request.ts';
+import { replayTopic, type ReplayProgress, type ReplaySummary } from '../../services/replay/replay-topic.ts';
+import { physicalTopic } from '../../topics/topics.ts';
+
+export interface ProgressReporter {
+  update(event: ReplayProgress): void;
+  stop(): void;
+}
+
+/** About twenty JSON lines a phase, plus its first and last. */
+function isReportStep(done: number, total: number): boolean {
+  return done === 0 || done >= total || done % Math.max(1, Math.ceil(total / 20)) === 0;
+}
+
+/**
+ * A progress bar per phase on a terminal; otherwise JSON lines such as
+ * {"phase":"read","done":120,"total":400}, which scripts can follow.
+ */
+export function createProgressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }): ProgressReporter {
+  if (!stream.isTTY) {
+    return {
+      update(event) {
+        if (isReportStep(event.done, event.total)) stream.write(`${JSON.stringify({ phase: event.phase, done: event.done, total: event.total })}\n`);
+      },
+      stop() {},
+    };
+  }
+  let bar: SingleBar | null = null;
+  let phase: ReplayProgress['phase'] | null = null;
+  return {
+    update(event) {
+      if (event.phase !== phase) {
+        bar?.stop();
+        phase = event.phase;
+        bar = new SingleBar({ stream, format: `${event.phase.padEnd(6)} [{bar}] {value}/{total}`, hideCursor: true }, Presets.shades_classic);
+        bar.start(event.total, event.done);
+      } else {
+        bar?.update(event.done);
+      }
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+export function summaryLines(summary: ReplaySummary): string[] {
+  const { report } = summary;
+  const { totals } = report;
+  return [
+    `replay ${report.replay_id}: ${report.tenant}/${report.topic_id} ${report.since} .. ${report.until}`,
+    `${report.inputs.read} raw results read, ${report.inputs.rejected.length} rejected; ${totals.runs} run(s), ${totals.incomplete} incomplete`,
+    `${totals.new} new, ${totals.changed} changed, ${totals.removed} removed, ${totals.rescored} rescored, ${totals.unchanged} unchanged`,
+    `written to ${summary.dir}`,
+    summary.promoted ? `promoted to ${summary.promoted}` : 'latest-ingest.json left as it was (use --promote to replace it)',
+  ];
+}
+
+export function registerReplayCommand(program: Command): void {
+  program
+    .command('replay')
+    .description('re-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs')
+    .option('--tenant <tenant>', 'tenant id', 'default')
+    .requiredOption('--topic <topic-id>', 'topic id')
+    .requiredOption('--since <iso>', 'first broker timestamp to read (ISO 8601 with a time zone)')
+    .requiredOption('--until <iso>', 'last broker timestamp to read, inclusive (ISO 8601 with a time zone)')
+    .option('--replay-id <id>', 'folder name under replays/ (default: made from --since and --until)')
+    .option('--promote', 'also write the newest replayed run over the topic\'s latest-ingest.json and digest.md')
+    .action(async (options: { tenant: string; topic: string; since: string; until: string; replayId?: string; promote?: boolean }) => {
+      const config = loadConfig();
+      const dataRoot = path.resolve(config.SKRYA_DATA_ROOT);
+      // Every check on the input runs before the broker is contacted or a file is written.
+      const request = buildReplayRequest(options, dataRoot);
+      const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
+      const progress = createProgressReporter(process.stdout);
+      let summary: ReplaySummary;
+      try {
+        summary = await replayTopic(
+          {
+            dataRoot,
+            serde: pipeline.serde,
+            logger: pipeline.logger.child({ command: 'replay' }),
+            runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
+            readRawResults: (range, keep, onProgress) => readTimeRange({
+              kafka: pipeline.kafka,
+              naming: pipeline.naming,
+              topic: physicalTopic(pipeline.naming, 'raw-results'),
+              ...range,
+              keep,
+              onProgress,
+              purpose: 'replay-reader',
+            }),
+          },
+          request,
+          progress.update,
+        );
+      } finally {
+        progress.stop();
+      }
+      if (process.stdout.isTTY) process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+      else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, replay_id: summary.report.replay_id, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);
+    });
+}

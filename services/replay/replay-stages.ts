@@ -1,0 +1,146 @@
+/**
+ * scorer → collector → sink in this process, over raw-results read back from Kafka: the current
+ * code and config, no provider is called again. Between stages every value goes through the serde
+ * (Avro encode, decode and the zod contract), exactly as it would between the live services.
+ * Runs whose end marker lies after the range, or whose first responses lie before it, close as
+ * incomplete with that reason.
+ */
+import type { StoredRecord } from '../../runtime/dead-letters.ts';
+import { SkryaError } from '../../runtime/errors.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/runner.ts';
+import type { Serde } from '../../runtime/serde.ts';
+import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
+import type { TopicName } from '../../topics/topics.ts';
+import { createCollector } from '../collector/handler.ts';
+import { createScorer } from '../scorer/handler.ts';
+import { createBatchSink } from '../sink/batch-sink.ts';
+import { compactTimestamp } from '../sink/file-names.ts';
+
+export interface ReplayedRun {
+  runId: string;
+  requestedAt: string;
+  /** Relative to the replay folder, and the same name as the original run's file under ingest/. */
+  file: string;
+  complete: boolean;
+  incompleteReason: string | null;
+  items: number;
+}
+
+/** An input that did not make it through, with the code the live pipeline would dead-letter it with. */
+export interface ReplayRejection {
+  partition: number;
+  offset: string;
+  stage: 'decode' | 'scorer';
+  code: string;
+  message: string;
+}
+
+export interface ReplayStagesResult {
+  runs: ReplayedRun[];
+  rejected: ReplayRejection[];
+}
+
+export interface ReplayStagesOptions {
+  /** The topic's raw-results in offset order. */
+  records: readonly StoredRecord[];
+  serde: Serde;
+  logger: Logger;
+  runTimeoutMs: number;
+  /** The folder the sink writes into (normalized/, latest-ingest.json, digest.md). */
+  targetDir: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The latest instant a Date can hold. */
+const LATEST_DATE_MS = 8.64e15;
+const MARKER_AFTER_RANGE = 'no run-end marker within the replay range';
+
+const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
+
+function incoming<T>(topic: TopicName, record: StoredRecord, offset: string, value: T): IncomingMessage<T> {
+  return { topic, partition: record.partition, offset, key: record.key?.toString('utf8') ?? null, value, headers: record.headers, timestamp: record.timestamp };
+}
+
+function runKey(value: { tenant: string; topic_id: string; run_id: string }): string {
+  return `${value.tenant}/${value.topic_id}/${value.run_id}`;
+}
+
+export async function replayStages(options: ReplayStagesOptions): Promise<ReplayStagesResult> {
+  const { serde } = options;
+  // The collector's clock stands still during the replay (nothing times out by wall time) and
+  // jumps forward at the end, so every run still open closes then.
+  let clockMs = 0;
+  const scorer = createScorer();
+  const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs });
+  const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir });
+
+  const runs: ReplayedRun[] = [];
+  const rejected: ReplayRejection[] = [];
+  const responsesSeen = new Map<string, number>();
+  let scoredOffset = 0n;
+
+  /** What the next stage would decode: the value encoded and decoded through the registry. */
+  async function overTheWire<T extends TopicName>(topic: T, value: unknown) {
+    return serde.decode(topic, await serde.encode(topic, value as never));
+  }
+
+  async function sinkBatch(record: StoredRecord, batch: IngestBatch, closedByMarker: boolean): Promise<void> {
+    let stats = batch.stats;
+    if (!closedByMarker) stats = { ...stats, complete: false, incomplete_reason: MARKER_AFTER_RANGE };
+    else {
+      const seen = responsesSeen.get(runKey(batch)) ?? 0;
+      const total = batch.stats.counts.raw_responses;
+      if (seen < total) stats = { ...stats, complete: false, incomplete_reason: `${total - seen} of ${total} provider responses are before the replay range` };
+    }
+    const value = await overTheWire('ingest-normalized', { ...batch, stats });
+    await sink.handle(incoming('ingest-normalized', record, record.offset, value), context);
+    runs.push({
+      runId: value.run_id,
+      requestedAt: value.request.requested_at,
+      file: `normalized/${compactTimestamp(value.request.requested_at)}.json`,
+      complete: value.stats.complete,
+      incompleteReason: value.stats.incomplete_reason,
+      items: value.items.length,
+    });
+  }
+
+  async function collect(record: StoredRecord, outcomes: readonly Outcome[], closedByMarker: boolean): Promise<void> {
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'emit' || outcome.topic !== 'ingest-normalized') continue;
+      await sinkBatch(record, outcome.value as IngestBatch, closedByMarker);
+    }
+  }
+
+  let done = 0;
+  for (const record of options.records) {
+    done += 1;
+    let raw: RawResult;
+    try {
+      if (record.value === null) throw new SkryaError('UNDECODABLE', 'empty (tombstone) value');
+      raw = await serde.decode('raw-results', record.value);
+    } catch (error) {
+      if (!(error instanceof SkryaError) || error.retriable) throw error;
+      rejected.push({ partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message });
+      continue;
+    }
+    if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
+
+    for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
+      if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
+      if (outcome.kind !== 'emit') continue;
+      const scored = await overTheWire('scored-results', outcome.value);
+      const offset = String(scoredOffset);
+      scoredOffset += 1n;
+      await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
+    }
+    options.onProgress?.(done, options.records.length);
+  }
+
+  clockMs = LATEST_DATE_MS;
+  const last = options.records.at(-1);
+  if (last) await collect(last, await collector.tick!(new Date(clockMs)), false);
+
+  runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+  return { runs, rejected };
+}
