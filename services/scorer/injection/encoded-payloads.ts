@@ -22,7 +22,7 @@ const BASE64_RUN = /^(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 const BASE64_URL_RUN = /^[A-Za-z0-9_-]{24,}={0,2}$/;
 const HEX_ESCAPES = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const UNICODE_ESCAPES = /(?:\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}){4,}/g;
-const PERCENT = /(?:[^\s%<>"']{0,12}%[0-9A-Fa-f]{2}){5,}[^\s%<>"']*/g;
+const PERCENT = /(?:[^\s%<>"']{0,12}%[0-9A-Fa-f]{2}){3,}[^\s%<>"']*/g;
 /** Two %-escapes close together; a lone "60%" is a percentage, not an encoding. */
 const PERCENT_GATE = /%[0-9A-Fa-f]{2}[^\s%]{0,12}%[0-9A-Fa-f]{2}/;
 const HTML_ENTITIES = /(?:&#(?:x[0-9A-Fa-f]{1,6}|\d{1,7});){4,}/g;

@@ -74,6 +74,7 @@ const SPLIT_OR_MIXED_ALONE = 0.3;
 const SPLIT_OR_MIXED_ON_PAYLOAD = 0.6;
 const LEET_WORDS_NEEDED = 3;
 const SPACED_RUN_NEEDED = 6;
+const LEADING_DELIMITERS = /^[\s.!?"“(\[|>*#【\-]+/;
 /** Farther than any rule's pattern reaches from its trigger word. */
 const WINDOW_MARGIN = 400;
 const MAX_TEXT_IN_EVIDENCE = 300;
@@ -263,8 +264,8 @@ function matchRules(view: View, field: FieldName, discussion: () => boolean): Hi
     for (const match of execAll(rule.pattern, window)) {
       const matched = match[0];
       if (rule.crossesSentence && !crossesSentenceBoundary(matched)) continue;
-      // Anchors may consume a leading delimiter; the hit starts at its first word.
-      const lead = matched.length - matched.trimStart().length;
+      // Anchors may consume leading delimiters; the hit starts at its first word.
+      const lead = matched.length - matched.replace(LEADING_DELIMITERS, '').length;
       const start = from + match.index + lead;
       if (rule.negatable && isNegated(view.text, start)) continue;
       found.push({ rule, start, end: from + match.index + matched.length, text: matched.slice(lead) });
