@@ -74,7 +74,7 @@ const SPLIT_OR_MIXED_ALONE = 0.3;
 const SPLIT_OR_MIXED_ON_PAYLOAD = 0.6;
 const LEET_WORDS_NEEDED = 3;
 const SPACED_RUN_NEEDED = 6;
-const LEADING_DELIMITERS = /^[\s.!?"“(\[|>*#【\-]+/;
+const LEADING_DELIMITERS = /^[\s.!?"“([|>*#【-]+/;
 /** Farther than any rule's pattern reaches from its trigger word. */
 const WINDOW_MARGIN = 400;
 const MAX_TEXT_IN_EVIDENCE = 300;
