@@ -12,6 +12,7 @@ import { registerSkillsCommand } from './skills.ts';
 import { registerRankCommand } from './rank.ts';
 import { registerReplayCommand } from './replay.ts';
 import { registerDlqCommand } from './dlq.ts';
+import { registerScreenCommand } from './screen.ts';
 
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
@@ -28,4 +29,5 @@ export const COMMANDS: Array<(program: Command) => void> = [
   registerRankCommand,
   registerReplayCommand,
   registerDlqCommand,
+  registerScreenCommand,
 ];

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { SkryaError } from '../../runtime/errors.ts';
+import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } from '../../services/scorer/injection/screen-item.ts';
+
+/**
+ * `skrya screen`: the scorer's prompt-injection screening, offline. Reads items
+ * ({id, title, content, summary, url, html}, one JSON object a line) and writes one verdict a line
+ * ({id, verdict, score, evidence}). Every line is checked before anything is screened, so a bad
+ * line fails the whole run with its line number and nothing is half-written.
+ */
+
+/** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
+export function parseScreenInputs(text: string, sourceLabel: string): ScreenInput[] {
+  const inputs: ScreenInput[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${sourceLabel} line ${index + 1}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be one object like {"id": …, "title": …, "content": …, "url": …}`, {
+        details: { line: index + 1 },
+      });
+    }
+    const parsed = screenInputSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new SkryaError('INVALID_INPUT', `${where} is not an item to screen: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: index + 1 } });
+    }
+    inputs.push(parsed.data);
+  });
+  return inputs;
+}
+
+export function verdictLine(id: string, result: ScreenResult): string {
+  return JSON.stringify({ id, verdict: result.verdict, score: result.score, evidence: result.evidence });
+}
+
+/** All verdicts as JSONL, built in full before the caller writes any of it. */
+export function screenJsonLines(text: string, sourceLabel: string, screen: (input: ScreenInput) => ScreenResult = screenItem): string {
+  return parseScreenInputs(text, sourceLabel)
+    .map((input) => `${verdictLine(input.id, screen(input))}\n`)
+    .join('');
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function registerScreenCommand(program: Command): void {
+  program
+    .command('screen')
+    .description('screen items for prompt injection as the scorer does: JSONL items in, one verdict {id, verdict, score, evidence} a line out')
+    .option('--jsonl <file>', 'items, one JSON object a line: {id, title, content, summary, url, html}; "-" or omitted reads standard input')
+    .action(async (raw: { jsonl?: string }) => {
+      const fromStdin = raw.jsonl === undefined || raw.jsonl === '-';
+      let text: string;
+      try {
+        text = fromStdin ? await readAll(process.stdin) : await readFile(raw.jsonl ?? '', 'utf8');
+      } catch (error) {
+        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      process.stdout.write(screenJsonLines(text, fromStdin ? 'stdin' : (raw.jsonl ?? 'stdin')));
+    });
+}
