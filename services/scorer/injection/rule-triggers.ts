@@ -134,7 +134,7 @@ const MAX_TRIGGER_LENGTH = 24;
 const HINT_TRIGGERS = {
   reversed: 'erongi snoitcurtsni tpmorp metsys drageresid drawrof laever suoiverp zh:令略词詞视視示',
   rot13: 'rot13 rot caesar zh:凯凱',
-  discussion: 'prompt injection injections injected jailbreak jailbreaks red attack attacks attacker attackers attacked vulnerab* exploit* researcher researchers adversarial malicious phishing bounty ctf benchmark benchmarks defense defence defenses defences scam scams scammer owasp proof threat threats mitigat* advisory cve ghsa payload payloads security zh:注攻漏研对對恶惡钓釣诈詐防缓緩威题題示演越狱獄红紅',
+  discussion: 'prompt injection injections injected jailbreak jailbreaks red attack attacks attacker attackers attacked vulnerab* exploit* researcher researchers adversarial malicious phishing bounty ctf benchmark benchmarks defense defence defenses defences scam scams scammer owasp proof threat threats mitigat* advisory cve ghsa payload payloads security prompt prompts engineering few zh:注攻漏研对對恶惡钓釣诈詐防缓緩威题題示演越狱獄红紅',
 } as const;
 export type HintName = keyof typeof HINT_TRIGGERS;
 

@@ -40,7 +40,16 @@ export interface Thresholds {
 export const DEFAULT_THRESHOLDS: Thresholds = { downweight: 0.35, quarantine: 0.6, drop: 0.9 };
 
 const CLUSTER_GAP = 400;
+/**
+ * Techniques that are ordinary when a page talks to a person ("tell the customer", "do not share
+ * your code", "run rm -rf only if…"): they weigh this much less unless something in the same
+ * cluster shows a machine is being addressed or the text is being hidden.
+ */
+const PERSON_DIRECTED_FACTOR = 0.6;
+const PERSON_DIRECTED: ReadonlySet<Technique> = new Set(['output_directive', 'concealment', 'sensitive_data', 'false_authority', 'agent_action', 'task_denial', 'fetch_chain']);
 const CARRIER_ONLY_FACTOR = 0.5;
+/** A carrier this strong (an AI addressed, hidden or smuggled text, a spoofed role) makes a cluster machine-directed. */
+const ADDRESSED_CARRIER = 0.3;
 const OTHER_CLUSTERS_FACTOR = 0.5;
 
 export function scoreHits(hits: readonly Hit[]): number {
@@ -67,11 +76,13 @@ export function scoreHits(hits: readonly Hit[]): number {
 }
 
 function scoreCluster(cluster: readonly Hit[]): number {
+  const addressed = cluster.some((hit) => hit.role === 'carrier' && hit.weight >= ADDRESSED_CARRIER);
   const strongest = new Map<string, { role: RuleRole; weight: number }>();
   for (const hit of cluster) {
     const key = `${hit.role}:${hit.technique}`;
+    const weight = !addressed && hit.role === 'payload' && PERSON_DIRECTED.has(hit.technique) ? hit.weight * PERSON_DIRECTED_FACTOR : hit.weight;
     const current = strongest.get(key);
-    if (current === undefined || hit.weight > current.weight) strongest.set(key, { role: hit.role, weight: hit.weight });
+    if (current === undefined || weight > current.weight) strongest.set(key, { role: hit.role, weight });
   }
   const payload = noisyOr([...strongest.values()].filter((entry) => entry.role === 'payload').map((entry) => entry.weight));
   const carrier = noisyOr([...strongest.values()].filter((entry) => entry.role === 'carrier').map((entry) => entry.weight));
