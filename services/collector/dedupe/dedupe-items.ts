@@ -1,6 +1,6 @@
 import { canonicalUrl, type CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
 import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
-import { fingerprintBands, popcount32, simhash64, type Fingerprint } from './simhash.ts';
+import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fingerprint } from './simhash.ts';
 
 /**
  * Per-run dedupe: copies of one document merge into one item that keeps the best-ranked copy and
@@ -86,23 +86,60 @@ export function rankOrder<T extends { id: string; score: number | null }>(items:
 export const RUN_COMMON_SHARE = 0.1;
 export const RUN_COMMON_MIN_ITEMS = 3;
 
-/** Candidates for near-duplicate matching: their fingerprints, or null when the text is too short. */
+/**
+ * Candidates for near-duplicate matching: their fingerprints, or null when the text is too short.
+ * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
+ * tokenization each and little garbage.
+ */
 function nearDuplicateFingerprints(items: readonly DedupeCandidate[], minContentTokens: number): (Fingerprint | null)[] {
-  const tokensByItem = items.map((item) => {
-    const tokens = tokenize(`${item.title} ${item.text}`).filter((token) => !isStopWord(token));
-    const distinct = new Set(tokens);
-    return distinct.size >= minContentTokens ? { tokens, distinct } : null;
+  const vocabulary = new Map<string, number>();
+  const wordHighs: number[] = [];
+  const wordLows: number[] = [];
+  const documentFrequency: number[] = [];
+  const lastSeenIn: number[] = [];
+  const wordIdsByItem = items.map((item, itemIndex) => {
+    const ids: number[] = [];
+    for (const token of tokenize(`${item.title} ${item.text}`)) {
+      if (isStopWord(token)) continue;
+      let id = vocabulary.get(token);
+      if (id === undefined) {
+        id = vocabulary.size;
+        vocabulary.set(token, id);
+        const { high, low } = featureHash(token);
+        wordHighs.push(high);
+        wordLows.push(low);
+        documentFrequency.push(0);
+        lastSeenIn.push(-1);
+      }
+      ids.push(id);
+    }
+    let distinct = 0;
+    for (const id of ids) {
+      if (lastSeenIn[id] === itemIndex) continue;
+      lastSeenIn[id] = itemIndex;
+      distinct++;
+    }
+    if (distinct < minContentTokens) return null;
+    for (const id of ids) {
+      if (lastSeenIn[id] !== itemIndex) continue;
+      documentFrequency[id]!++;
+      lastSeenIn[id] = -2 - itemIndex;
+    }
+    return Int32Array.from(ids);
   });
-  const documentFrequency = new Map<string, number>();
-  for (const entry of tokensByItem) {
-    if (entry === null) continue;
-    for (const token of entry.distinct) documentFrequency.set(token, (documentFrequency.get(token) ?? 0) + 1);
-  }
   const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
-  return tokensByItem.map((entry) => {
-    if (entry === null) return null;
-    const distinctive = entry.tokens.filter((token) => (documentFrequency.get(token) ?? 0) <= commonAbove);
-    return distinctive.length === 0 ? null : simhash64(distinctive);
+  const highs: number[] = [];
+  const lows: number[] = [];
+  return wordIdsByItem.map((ids) => {
+    if (ids === null) return null;
+    let count = 0;
+    for (const id of ids) {
+      if (documentFrequency[id]! > commonAbove) continue;
+      highs[count] = wordHighs[id]!;
+      lows[count] = wordLows[id]!;
+      count++;
+    }
+    return count === 0 ? null : simhashOfFeatures(highs, lows, count);
   });
 }
 

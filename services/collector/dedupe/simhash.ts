@@ -72,20 +72,35 @@ function majorityBits(slices: Uint32Array, total: number): number {
   return greater >>> 0;
 }
 
+/** The 64-bit feature hash of one shingle, as two 32-bit halves. */
+export function featureHash(shingle: string): Fingerprint {
+  const hash = fnv1a(shingle);
+  return { high: mix32(hash), low: mix32((hash ^ 0x9e3779b9) >>> 0) };
+}
+
+/** SimHash of features given by their hashes (callers that hash each distinct word once). */
+export function simhashOfFeatures(highs: ArrayLike<number>, lows: ArrayLike<number>, count: number): Fingerprint {
+  if (count === 0) return { high: 0, low: 0 };
+  const highSlices = new Uint32Array(SLICES);
+  const lowSlices = new Uint32Array(SLICES);
+  for (let index = 0; index < count; index++) {
+    addToSlicedCounters(highSlices, highs[index]!);
+    addToSlicedCounters(lowSlices, lows[index]!);
+  }
+  return { high: majorityBits(highSlices, count), low: majorityBits(lowSlices, count) };
+}
+
 export function simhash64(tokens: readonly string[], shingleWords: number = SHINGLE_WORDS): Fingerprint {
   const width = Math.min(shingleWords, tokens.length);
   if (width === 0) return { high: 0, low: 0 };
-  const highSlices = new Uint32Array(SLICES);
-  const lowSlices = new Uint32Array(SLICES);
-  let total = 0;
+  const highs: number[] = [];
+  const lows: number[] = [];
   for (let start = 0; start + width <= tokens.length; start++) {
-    const shingle = width === 1 ? (tokens[start] ?? '') : tokens.slice(start, start + width).join(' ');
-    const hash = fnv1a(shingle);
-    addToSlicedCounters(highSlices, mix32(hash));
-    addToSlicedCounters(lowSlices, mix32((hash ^ 0x9e3779b9) >>> 0));
-    total++;
+    const { high, low } = featureHash(width === 1 ? (tokens[start] ?? '') : tokens.slice(start, start + width).join(' '));
+    highs.push(high);
+    lows.push(low);
   }
-  return { high: majorityBits(highSlices, total), low: majorityBits(lowSlices, total) };
+  return simhashOfFeatures(highs, lows, highs.length);
 }
 
 export function popcount32(value: number): number {
