@@ -7,6 +7,7 @@ import type { Pipeline } from '../runtime/pipeline.ts';
 import { startService, type Handler, type RunningService } from '../runtime/runner.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createCollector } from './collector/handler.ts';
+import type { Binding } from './retriever/bindings.ts';
 import { createRetriever } from './retriever/handler.ts';
 import { createServiceSkillRegistry } from './retriever/service-registry.ts';
 import { createScorer } from './scorer/handler.ts';
@@ -16,11 +17,16 @@ import { createRawSink } from './sink/raw-sink.ts';
 export const CONSUMER_SERVICES = ['retriever', 'scorer', 'collector', 'sink', 'sink-raw'] as const;
 export type ConsumerService = (typeof CONSUMER_SERVICES)[number];
 
-async function handlerFor(service: ConsumerService, pipeline: Pipeline): Promise<Handler<TopicName>> {
+export interface StageOptions {
+  /** Runtime bindings of capabilities to external commands (retriever only). */
+  bindings?: readonly Binding[];
+}
+
+async function handlerFor(service: ConsumerService, pipeline: Pipeline, options: StageOptions): Promise<Handler<TopicName>> {
   const dataRoot = path.resolve(pipeline.config.SKRYA_DATA_ROOT);
   switch (service) {
     case 'retriever':
-      return createRetriever({ registry: await createServiceSkillRegistry(pipeline), dataRoot }) as Handler<TopicName>;
+      return createRetriever({ registry: await createServiceSkillRegistry(pipeline), dataRoot, bindings: options.bindings ?? [] }) as Handler<TopicName>;
     case 'scorer':
       return createScorer() as Handler<TopicName>;
     case 'collector':
@@ -32,14 +38,14 @@ async function handlerFor(service: ConsumerService, pipeline: Pipeline): Promise
   }
 }
 
-export async function startConsumerService(service: ConsumerService, pipeline: Pipeline): Promise<RunningService> {
+export async function startConsumerService(service: ConsumerService, pipeline: Pipeline, options: StageOptions = {}): Promise<RunningService> {
   return startService({
     service,
     kafka: pipeline.kafka,
     serde: pipeline.serde,
     naming: pipeline.naming,
     logger: pipeline.logger,
-    handler: await handlerFor(service, pipeline),
+    handler: await handlerFor(service, pipeline, options),
     onOutcome: (name, outcome, code) => pipeline.metrics.messages.outcomes.inc({ service: name, outcome, code: code ?? '' }),
   });
 }

@@ -8,7 +8,7 @@ import type { Pipeline } from '../runtime/pipeline.ts';
 import { topicKey } from '../runtime/ids.ts';
 import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
 import { createPublisher, type RunningService } from '../runtime/runner.ts';
-import { CONSUMER_SERVICES, startConsumerService, type ConsumerService } from './catalog.ts';
+import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
 import { createMonitor } from './monitor/monitor.ts';
 
 export const SERVICE_NAMES = ['monitor', ...CONSUMER_SERVICES] as const;
@@ -21,9 +21,9 @@ export interface RunningStages {
   crashed: Promise<{ service: string; error: Error }>;
 }
 
-export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: { monitorIntervalMs?: number } = {}): Promise<RunningStages> {
+export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: StageOptions & { monitorIntervalMs?: number } = {}): Promise<RunningStages> {
   const consumers: RunningService[] = [];
-  for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline));
+  for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline, options));
   await Promise.all(consumers.map((service) => service.ready));
 
   let stopMonitor = async () => {};

@@ -1,18 +1,27 @@
 import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
+import path from 'node:path';
+import { loadBindingsFile, parseBindFlag, type Binding } from '../../services/retriever/bindings.ts';
 import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-services.ts';
 
 export function registerRunCommand(program: Command): void {
   program
     .command('run <services...>')
     .description(`run pipeline services until SIGTERM/SIGINT: ${SERVICE_NAMES.join(', ')}, or all`)
-    .action(async (services: string[]) => {
+    .option('--bind <capability=template>', "bind a capability to a command for this session, e.g. web_search='my-search {query} --since {since}' (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--bindings <file>', 'bindings file (JSON, outside the topic tree): { "<capability>": { "command": "…", "producer": "…" } }')
+    .action(async (services: string[], options: { bind: string[]; bindings?: string }) => {
       const names = services.includes('all') ? [...SERVICE_NAMES] : services;
       const unknown = names.filter((name) => !(SERVICE_NAMES as readonly string[]).includes(name));
       if (unknown.length > 0) throw new SkryaError('INVALID_INPUT', `unknown service ${unknown.join(', ')}: choose from ${SERVICE_NAMES.join(', ')}, or all`);
       const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}` });
-      const stages = await runStages(pipeline, names as ServiceName[]);
+      const bindings: Binding[] = [
+        ...(options.bindings ? loadBindingsFile(options.bindings, [path.resolve(pipeline.config.SKRYA_DATA_ROOT)]) : []),
+        ...options.bind.map(parseBindFlag),
+      ];
+      for (const binding of bindings) pipeline.logger.info({ capability: binding.capability, producer: binding.producer }, 'capability bound to a command for this session');
+      const stages = await runStages(pipeline, names as ServiceName[], { bindings });
       pipeline.logger.info({ services: names, metricsPort: stages.metricsPort }, 'running; stop with Ctrl-C');
       const crash = await new Promise<{ service: string; error: Error } | null>((resolve) => {
         process.once('SIGINT', () => resolve(null));

@@ -51,15 +51,18 @@ export function sourceOf(call: PlannedCall): SourceType | null {
  * 10 searches); null when nothing is searched. `connectableSkills` are the skills that can reach
  * their provider now (serving, with credentials): only they enter the fallback chain.
  */
-export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySet<string>): RoutePlan | null {
+export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySet<string>, options: { webBound?: boolean } = {}): RoutePlan | null {
   if (request.plan_json !== null) return routePlanSchema.parse(JSON.parse(request.plan_json));
   const hasWeb = request.capabilities.some((capability) => SEARCH_CAPABILITIES.includes(capability));
   const hasLocal = request.capabilities.includes('local_file');
   if (!hasWeb && !hasLocal) return null;
   const task = TASK_BY_INTENT[request.intent ?? 'exploratory'];
-  const providers = (Object.entries(SKILL_BY_PROVIDER) as Array<[SearchProvider, string]>)
+  const connectable = (Object.entries(SKILL_BY_PROVIDER) as Array<[SearchProvider, string]>)
     .filter(([, skill]) => connectableSkills.has(skill))
     .map(([provider]) => provider);
+  // A tool bound at run time searches the web too; the router only knows its named providers, so
+  // web stays in the plan through them and the binding runs ahead of the chain.
+  const providers = connectable.length === 0 && options.webBound ? (Object.keys(SKILL_BY_PROVIDER) as SearchProvider[]) : connectable;
   return routeSources({
     ...task,
     primary_subject: request.queries[0] ?? request.topic_id,
@@ -70,9 +73,9 @@ export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySe
   }, { taskIdSeed: request.run_id });
 }
 
-/** The web search chain the plan walks, as skill names; null keeps the default chain. */
-export function webChain(plan: RoutePlan): string[] | null {
-  const chain = plan.fallback_chain.map((step) => SKILL_BY_PROVIDER[step.source]).filter((skill): skill is string => skill !== undefined);
+/** The web search chain the plan walks, as skill names that can connect; null keeps the default chain. */
+export function webChain(plan: RoutePlan, connectableSkills: ReadonlySet<string>): string[] | null {
+  const chain = plan.fallback_chain.map((step) => SKILL_BY_PROVIDER[step.source]).filter((skill): skill is string => skill !== undefined && connectableSkills.has(skill));
   return chain.length > 0 ? chain : null;
 }
 

@@ -135,11 +135,13 @@ interface ProviderTally {
   succeeded: boolean;
   /** The error of the provider's earliest call in plan order (completion order varies from run to run). */
   firstError: { code: string; message: string; order: number } | null;
+  /** What a successful call wants known (e.g. its output was cut at the size cap). */
+  note: string | null;
 }
 
 function toStatus(tally: ProviderTally): ProviderStatus {
   const base = { provider: tally.provider, capability: tally.capability, calls: tally.calls, results: tally.results };
-  if (tally.succeeded) return { ...base, status: 'ok', code: null, message: null };
+  if (tally.succeeded) return { ...base, status: 'ok', code: null, message: tally.note };
   const error = tally.firstError ?? { code: 'NOT_CONFIGURED', message: `no provider for ${tally.capability} is available` };
   if (error.code === 'NOT_CONFIGURED') return { ...base, status: 'not_connected', code: error.code, message: `${NOT_CONNECTED_MESSAGE}: ${error.message}` };
   return { ...base, status: 'error', code: error.code, message: error.message };
@@ -150,12 +152,15 @@ export async function executeCalls(calls: readonly PlannedCall[], options: { cal
   const planOrder = new Map(calls.map((call, index) => [call, index]));
   const record = (capability: string, order: number) => (provider: string, result: SkillRunResult | null) => {
     const key = `${provider}\u0000${capability}`;
-    const tally = tallies.get(key) ?? { provider, capability, calls: 0, results: 0, succeeded: false, firstError: null };
+    const tally = tallies.get(key) ?? { provider, capability, calls: 0, results: 0, succeeded: false, firstError: null, note: null };
     tallies.set(key, tally);
     if (result === null) return;
     tally.calls += 1;
     tally.results += result.output?.results.length ?? 0;
-    if (result.status === 'ok') tally.succeeded = true;
+    if (result.status === 'ok') {
+      tally.succeeded = true;
+      tally.note ??= result.message ?? null;
+    }
     else if (tally.firstError === null || order < tally.firstError.order) tally.firstError = { code: result.code ?? 'BAD_RESPONSE', message: result.message ?? 'failed', order };
   };
   const outcomes = await mapWithLimit(calls, options.concurrency, async (call) => {

@@ -8,9 +8,10 @@ import { topicKey } from '../../runtime/ids.ts';
 import { emit, type Handler, type Outcome } from '../../runtime/runner.ts';
 import type { Capability } from '../../schemas/ingest.ts';
 import type { RawResult, RequestContext, RetrievalRequest } from '../../schemas/messages.ts';
+import { BINDING_PREFIX, runBinding, type Binding } from './bindings.ts';
 import { counterQueries, enforcePlan, planFor, webChain, withinRounds } from './enforce-plan.ts';
 import { executeCalls } from './execute-calls.ts';
-import { planCalls } from './plan-calls.ts';
+import { PROVIDER_CHAINS, planCalls } from './plan-calls.ts';
 import { runSkill } from './skills/run-skill.ts';
 import type { SkillRegistry } from './skills/registry.ts';
 
@@ -19,6 +20,8 @@ export interface RetrieverOptions {
   dataRoot: string;
   /** Calls in flight for one request. */
   concurrency?: number;
+  /** Capabilities an operator bound to external commands for this run or session; tried first. */
+  bindings?: readonly Binding[];
   clock?: () => Date;
 }
 
@@ -36,6 +39,13 @@ export function requestContext(request: RetrievalRequest): RequestContext {
   };
 }
 
+/** Built-in providers persist in config; a bound tool is a runtime skill, named only in run artifacts. */
+function producerOf(provider: string, capability: Capability, bindings: ReadonlyMap<string, Binding>): RawResult['producer'] {
+  const binding = bindings.get(provider);
+  if (binding) return { kind: 'runtime-skill', name: binding.producer, persistent: false, capabilities: [capability] };
+  return { kind: 'provider', name: provider, persistent: true, capabilities: [capability] };
+}
+
 export function createRetriever(options: RetrieverOptions): Handler<'retrieval-requests'> {
   const clock = options.clock ?? (() => new Date());
   return {
@@ -44,20 +54,25 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
       const startedAt = clock().toISOString();
       const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
       const localRoot = topicDir(options.dataRoot, request.tenant, request.topic_id);
-      const connectable = options.registry.list().filter((skill) => skill.missingCredentials.length === 0).map((skill) => skill.declaration.name);
-      const plan = planFor(request, new Set(connectable));
-      const chain = plan ? webChain(plan) : null;
-      const planned = planCalls(request, {
-        counterQueries: plan ? counterQueries(plan) : [],
-        chains: chain ? { web_search: chain } : {},
-      });
+      const connectable = new Set(options.registry.list().filter((skill) => skill.missingCredentials.length === 0).map((skill) => skill.declaration.name));
+      const bindings = new Map((options.bindings ?? []).map((binding) => [`${BINDING_PREFIX}${binding.capability}`, binding]));
+      const plan = planFor(request, connectable, { webBound: [...bindings.values()].some((binding) => binding.capability === 'web_search' || binding.capability === 'news_search') });
+      const chain = plan ? webChain(plan, connectable) : null;
+      const chains: Partial<Record<Capability, readonly string[]>> = chain ? { web_search: chain } : {};
+      for (const binding of bindings.values()) chains[binding.capability] = [`${BINDING_PREFIX}${binding.capability}`, ...(chains[binding.capability] ?? PROVIDER_CHAINS[binding.capability])];
+      const planned = planCalls(request, { counterQueries: plan ? counterQueries(plan) : [], chains });
       const calls = plan ? withinRounds(planned, plan, request.sub_queries.length > 0 ? request.sub_queries : request.queries) : planned;
       const report = await executeCalls(calls, {
         concurrency: options.concurrency ?? 4,
         signal: context.signal,
         ...(plan ? { plan: enforcePlan(plan) } : {}),
         onProgress: context.heartbeat,
-        callSkill: (skill, input, signal) => runSkill(options.registry, skill, input, { tenant: request.tenant, runId: request.run_id, signal, localRoot }),
+        callSkill: (skill, input, signal) => {
+          const binding = bindings.get(skill);
+          if (!binding) return runSkill(options.registry, skill, input, { tenant: request.tenant, runId: request.run_id, signal, localRoot });
+          const query = typeof input.query === 'string' ? input.query : (request.queries[0] ?? request.topic_id);
+          return runBinding(binding, { query, since: request.time_window.since, until: request.time_window.until, languages: request.languages, maxItems: request.max_items, topicId: request.topic_id }, signal, clock);
+        },
       });
 
       const scope = { tenant: request.tenant, topic_id: request.topic_id, run_id: request.run_id, request: requestContext(request) };
@@ -68,7 +83,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
           responses.push({
             ...scope,
             kind: 'RESPONSE',
-            producer: { kind: 'provider', name: outcome.provider, persistent: true, capabilities: [outcome.call.capability] },
+            producer: producerOf(outcome.provider, outcome.call.capability, bindings),
             response: {
               sequence: responses.length,
               capability: outcome.call.capability,

@@ -15,6 +15,7 @@ import { createPublisher, type Publisher } from '../../runtime/runner.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
 import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
+import type { StageOptions } from '../../services/catalog.ts';
 import { runStages, type RunningStages, type ServiceName } from '../../services/run-services.ts';
 import { physicalTopic, type TopicName } from '../../topics/topics.ts';
 import { testConfig } from './kafka-context.ts';
@@ -26,7 +27,7 @@ export interface Harness {
   pipeline: Pipeline;
   dataRoot: string;
   publisher: Publisher;
-  start(stages: readonly ServiceName[]): Promise<RunningStages>;
+  start(stages: readonly ServiceName[], options?: StageOptions): Promise<RunningStages>;
   addTopic(tenant: string, topicId: string, fixture: string): void;
   request(tenant: string, topicId: string, window?: { since: string; until: string }): Promise<RetrievalRequest>;
   latest(tenant: string, topicId: string): string;
@@ -63,8 +64,8 @@ export async function createHarness(label: string, overrides: Record<string, str
     pipeline,
     dataRoot,
     publisher,
-    async start(stages) {
-      const stagesRunning = await runStages(pipeline, stages);
+    async start(stages, options = {}) {
+      const stagesRunning = await runStages(pipeline, stages, options);
       running.push(stagesRunning);
       return stagesRunning;
     },

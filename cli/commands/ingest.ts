@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { loadConfig } from '../../runtime/config.ts';
+import { sourcesFile } from '../../runtime/data-paths.ts';
+import { SkryaError } from '../../runtime/errors.ts';
+import { assertId, topicKey } from '../../runtime/ids.ts';
+import { connectPipeline } from '../../runtime/pipeline.ts';
+import { createPublisher } from '../../runtime/runner.ts';
+import { CAPABILITIES, type Capability } from '../../schemas/ingest.ts';
+import { INGEST_VERSION, type RawResult } from '../../schemas/messages.ts';
+import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
+import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
+import { requestContext } from '../../services/retriever/handler.ts';
+import { normalizeThirdPartyOutput } from '../../services/scorer/third-party-output.ts';
+
+/** Refuses a skrya.ingest.v1 document meant for another interface version or topic. */
+export function checkIngestDocument(text: string, topicId: string): { capabilities: Capability[] } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('interface_version' in parsed)) return null;
+  const document = parsed as { interface_version: unknown; topic_id?: unknown; producer?: { capabilities?: unknown } };
+  if (document.interface_version !== INGEST_VERSION) {
+    throw new SkryaError('INVALID_INPUT', `the document's interface_version is ${JSON.stringify(document.interface_version)}; skrya ingest accepts ${INGEST_VERSION} (or a tool's raw output)`);
+  }
+  if (document.topic_id !== topicId) {
+    throw new SkryaError('INVALID_INPUT', `the document is for topic ${JSON.stringify(document.topic_id)}, not ${JSON.stringify(topicId)}: pass --topic ${String(document.topic_id)} or fix topic_id`);
+  }
+  const declared = Array.isArray(document.producer?.capabilities) ? document.producer.capabilities : [];
+  return { capabilities: declared.filter((capability): capability is Capability => (CAPABILITIES as readonly unknown[]).includes(capability)) };
+}
+
+function parseCapabilities(list: string | undefined): Capability[] | null {
+  if (list === undefined) return null;
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(CAPABILITIES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new SkryaError('INVALID_INPUT', `--capabilities ${list}: use a comma-separated list of ${CAPABILITIES.join(', ')}`);
+  return names as Capability[];
+}
+
+export function registerIngestCommand(program: Command): void {
+  program
+    .command('ingest <file>')
+    .description("publish a third-party tool's output (a skrya.ingest.v1 document, JSON results or text; '-' reads stdin) as one run of a topic; the scorer normalizes and screens it")
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--topic <topic-id>', 'topic id')
+    .requiredOption('--producer <name>', 'the tool that produced the output (recorded in run artifacts only)')
+    .option('--capabilities <list>', `capabilities the tool served, comma-separated (${CAPABILITIES.join(', ')})`)
+    .action(async (file: string, options: { tenant: string; topic: string; producer: string; capabilities?: string }) => {
+      const tenant = assertId('tenant', options.tenant);
+      const topicId = assertId('topic', options.topic);
+      if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(options.producer)) throw new SkryaError('INVALID_INPUT', `--producer ${JSON.stringify(options.producer)}: use letters, digits, '.', '_' or '-' (at most 64)`);
+      const text = file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(file, 'utf8');
+      if (text.trim() === '') throw new SkryaError('INVALID_INPUT', `${file === '-' ? 'stdin' : file} is empty: nothing to ingest`);
+      const document = checkIngestDocument(text, topicId);
+      const capabilities = parseCapabilities(options.capabilities) ?? (document?.capabilities.length ? document.capabilities : ['web_search']);
+      // Fails early, with the reason, on output the scorer could not normalize.
+      const results = normalizeThirdPartyOutput({ skill: options.producer, body: text, contentType: document ? 'application/json' : 'text/plain', httpStatus: 0, url: null, fetchedAt: new Date().toISOString() });
+
+      const config = loadConfig();
+      const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, tenant, topicId));
+      const now = new Date();
+      const request = buildRetrievalRequest({ tenant, topicId, topic, now, trigger: 'CLI', since: new Date(now.getTime() - topic.recencyHours * 3_600_000).toISOString(), until: now.toISOString() });
+      const producer: RawResult['producer'] = { kind: 'runtime-skill', name: options.producer, persistent: false, capabilities };
+      const scope = { tenant, topic_id: topicId, run_id: request.run_id, request: requestContext(request), producer };
+      const fetchedAt = now.toISOString();
+
+      const pipeline = await connectPipeline({ config, clientId: 'skrya-ingest' });
+      const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'ingest' });
+      const key = topicKey({ tenant, topicId });
+      try {
+        await publisher.publish('raw-results', key, {
+          ...scope,
+          kind: 'RESPONSE',
+          response: { sequence: 0, capability: capabilities[0]!, sub_query: null, counter_evidence: false, fetched_at: fetchedAt, http_status: 0, content_type: document ? 'application/json' : 'text/plain', url: null, payload: text },
+          run_end: null,
+        });
+        await publisher.publish('raw-results', key, {
+          ...scope,
+          kind: 'RUN_END',
+          response: null,
+          run_end: {
+            response_count: 1,
+            started_at: fetchedAt,
+            finished_at: fetchedAt,
+            provider_status: capabilities.map((capability) => ({ provider: options.producer, capability, status: 'ok' as const, code: null, message: null, calls: 1, results: results.length })),
+            degradation_log_json: '[]',
+            plan_json: null,
+          },
+        });
+      } finally {
+        await publisher.close();
+      }
+      process.stdout.write(`${request.run_id}: ${results.length} result(s) from ${options.producer} published for ${tenant}/${topicId}\n`);
+    });
+}
