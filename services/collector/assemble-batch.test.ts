@@ -141,6 +141,6 @@ describe('assembleBatch', () => {
     expect(batch.items).toEqual([]);
     expect(batch.stats).toMatchObject({ complete: true, counts: { raw_items: 0, raw_responses: 4 } });
     expect(batch.retrieved_at).toBe('2026-04-25T10:29:05+08:00');
-    expect(batch.digest_markdown).toContain('ai-browser');
+    expect(batch.digest_markdown).toContain('No results for this run');
   });
 });
