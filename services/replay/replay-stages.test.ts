@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../runtime/logger.ts';
+import type { RawResult } from '../../schemas/messages.ts';
+import { replayStages } from './replay-stages.ts';
+import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
+
+const REQUEST_A = requestAt('2026-11-29T10:00:00.000Z');
+const REQUEST_B = requestAt('2026-11-30T10:00:00.000Z');
+const FEED_1 = rss(['Kafka 4.1 release brings faster KRaft failover', 'KRaft migration guide for Kafka release upgrades']);
+const FEED_2 = rss(['Kafka Streams release notes explained']);
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-replay-stages-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), onProgress?: (done: number, total: number) => void) {
+  return replayStages({ records: storedRecords(values), serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir, ...(onProgress ? { onProgress } : {}) });
+}
+
+function readDocument(dir: string, file: string): { run_id: string; items: Array<{ title: string }>; stats: { complete: boolean; incomplete_reason: string | null } } {
+  return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as never;
+}
+
+describe('replayStages', () => {
+  it('runs scorer, collector and sink over a whole run and writes its files', async () => {
+    const dir = tempDir();
+    const progress: Array<[number, number]> = [];
+    const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], dir, (done, total) => progress.push([done, total]));
+    expect(result.rejected).toEqual([]);
+    expect(result.runs).toEqual([{ runId: 'run-a', requestedAt: '2026-11-29T10:00:00.000Z', file: 'normalized/20261129T100000000Z.json', complete: true, incompleteReason: null, items: 3 }]);
+    expect(fs.readdirSync(dir).sort()).toEqual(['digest.md', 'latest-ingest.json', 'normalized']);
+    expect(fs.readFileSync(path.join(dir, 'latest-ingest.json'), 'utf8')).toBe(fs.readFileSync(path.join(dir, result.runs[0]!.file), 'utf8'));
+    expect(readDocument(dir, 'latest-ingest.json').items.map((item) => item.title).sort()).toEqual(['KRaft migration guide for Kafka release upgrades', 'Kafka 4.1 release brings faster KRaft failover', 'Kafka Streams release notes explained']);
+    expect(progress).toEqual([[1, 3], [2, 3], [3, 3]]);
+  });
+
+  it.each<{ name: string; values: RawResult[]; complete: boolean; reason: string | null }>([
+    { name: 'a marker after the range', values: [feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2)], complete: false, reason: 'no run-end marker within the replay range' },
+    { name: 'a response before the range', values: [feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], complete: false, reason: '1 of 2 provider responses are before the replay range' },
+    { name: 'every response in the range', values: [feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)], complete: true, reason: null },
+  ])('closes a run with $name as complete=$complete', async ({ values, complete, reason }) => {
+    const dir = tempDir();
+    const result = await run(values, dir);
+    expect(result.runs.map((entry) => [entry.complete, entry.incompleteReason])).toEqual([[complete, reason]]);
+    expect(readDocument(dir, result.runs[0]!.file).stats).toMatchObject({ complete, incomplete_reason: reason });
+  });
+
+  it('rejects undecodable inputs and responses no parser reads, with their codes, and the run still closes', async () => {
+    const result = await run([
+      Buffer.from('not json'),
+      feedResponse('run-a', REQUEST_A, 0, FEED_1),
+      feedResponse('run-a', REQUEST_A, 1, FEED_2, { producerName: 'retired_provider' }),
+      runEnd('run-a', REQUEST_A, 2),
+    ]);
+    expect(result.rejected.map((entry) => [entry.offset, entry.stage, entry.code])).toEqual([['0', 'decode', 'UNDECODABLE'], ['2', 'scorer', 'NORMALIZE_FAILED']]);
+    expect(result.runs).toMatchObject([{ runId: 'run-a', complete: true, items: 2 }]);
+  });
+
+  it('replays interleaved runs, lists them by file, and latest-ingest.json holds the newest', async () => {
+    const dir = tempDir();
+    const result = await run([
+      feedResponse('run-b', REQUEST_B, 0, FEED_2),
+      feedResponse('run-a', REQUEST_A, 0, FEED_1),
+      runEnd('run-b', REQUEST_B, 1),
+      runEnd('run-a', REQUEST_A, 1),
+    ], dir);
+    expect(result.runs.map((entry) => entry.runId)).toEqual(['run-a', 'run-b']);
+    expect(readDocument(dir, 'latest-ingest.json').run_id).toBe('run-b');
+  });
+
+  it('writes the same bytes every time', async () => {
+    const values = [feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2), feedResponse('run-b', REQUEST_B, 0, FEED_2)];
+    const [first, second] = [tempDir(), tempDir()];
+    await run(values, first);
+    await run(values, second);
+    const read = (dir: string) => (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((file) => [file, fs.statSync(path.join(dir, file)).isFile() ? fs.readFileSync(path.join(dir, file), 'utf8') : '']);
+    expect(read(second)).toEqual(read(first));
+  });
+});
