@@ -120,6 +120,18 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
   'role.fenced-block': '~```',
   'role.banner': 'system admin developer root zh:系',
   'role.tool-output': 'tool function observation ~{ zh:工函',
+  'directive.polite-request': 'appreciated helpful great best ideal preferred kind output print return respond reply answer every each',
+  'directive.the-assistant-must': 'assistant model ai chatbot agent bot llm zh:助模机',
+  'directive.say-that': 'say state claim report mention assert insist answer reply respond explain',
+  'directive.describe-as': 'describe present portray frame characterize characterise label depict',
+  'action.purchase-for-user': 'them user customer visitor client him her zh:勾选選直',
+  'ranking.hide-competitors': 'competing rival competitor competitors other alternative zh:其竞競同',
+  'summary.leave-out': 'leave zh:不',
+  'summary.zh-summary-must-call': 'zh:表写寫称稱注描声聲强強',
+  'address.zh-automated-reader': 'ai zh:动動机機件序帮幫替代为為',
+  'address.automatic-output': 'automatic automated generated',
+  'address.machine-reading-this': 'reading processing parsing summarizing summarising condensing translating crawling indexing scraping ingesting consuming analyzing analysing handling',
+  'extract.secret-files': 'ssh id rsa ed25519 ecdsa etc aws git netrc wallet',
   'delimiter.end-of-context': 'end ends ~</ zh:结結',
 };
 

@@ -58,6 +58,8 @@ export const DEFAULT_SCREEN_OPTIONS: ScreenOptions = { thresholds: DEFAULT_THRES
 
 /** A quoted example inside an article about attacks weighs this much of a directive. */
 const QUOTED_IN_DISCUSSION = 0.2;
+/** Quoted anywhere else (a character's line in a story, a review): still suspect, a little less. */
+const QUOTED_ELSEWHERE = 0.7;
 /** An unquoted phrase right after "such as" / "例如" in such an article. */
 const CITED_IN_DISCUSSION = 0.35;
 /** Any other directive in such an article that no AI is addressed in. */
@@ -278,6 +280,8 @@ function matchRules(view: View, field: FieldName, discussion: () => boolean): Hi
       if (isQuoted(view.text, start)) weight *= QUOTED_IN_DISCUSSION;
       else if (followsExampleCue(view.text, start)) weight *= CITED_IN_DISCUSSION;
       else if (rule.role === 'payload' && !addressStarts.some((at) => at <= start && start - at <= ADDRESS_REACH)) weight *= UNADDRESSED_IN_DISCUSSION;
+    } else if (view.readable && rule.role === 'payload' && isQuoted(view.text, start)) {
+      weight *= QUOTED_ELSEWHERE;
     }
     return hitOf(rule, field, view.toOriginal(start, end), text, weight);
   });
