@@ -276,7 +276,8 @@ export const TEXT_RULES: Rule[] = compile([
   { id: 'action.approve-review', technique: 'agent_action', weight: 0.45,
     source: `\\bmark\\s+(?:it|this|the\\s+(?:pr|pull\\s+request|change|merge\\s+request|review|ticket|issue|code))?\\s*as\\s+(?:approved|passed|safe|resolved|verified|lgtm|clean|benign|trusted)|\\b(?:approve|merge)\\s+(?:this|the)\\s+(?:pr|pull\\s+request|change|merge\\s+request)\\s+(?:immediately|now|without)|\\b(?:has|have)\\s+(?:already\\s+)?(?:pre-?approved|signed\\s+off\\s+on|cleared|whitelisted)\\s+(?:this|the)\\b|[标標][记記][为為]\\s*["“]?(?:通[过過]|安全|已[审審]核|无风险|可合并)|(?:已|已[经經])?提前批准` },
   { id: 'action.purchase-for-user', technique: 'agent_action', weight: 0.4,
-    source: `\\b(?:book|buy|purchase|order|subscribe|sign\\s+up|register|enrol|enroll|reserve|upgrade|select|choose|add)(?:ing)?\\s+(?:[\\w-]+\\s+){0,5}?(?:for\\s+(?:them|the\\s+user|the\\s+customer|the\\s+visitor|the\\s+client|him|her)|to\\s+(?:their|the\\s+user'?s|the\\s+customer'?s)\\s+(?:cart|basket|order|booking|account))\\b|(?:勾[选選]|[选選]择|[选選]擇)(?:所有|最[贵貴]|全部)|直接(?:下[单單]|[购購][买買]|支付|付款)` },
+    // Past tense counts after "you" ("if you booked…") but not as narration ("it booked…").
+    source: `(?<!\\b(?:it|he|she|they|we|i|who|which|that)\\s+)\\b(?:book|buy|purchase|order|subscribe|sign\\s+up|register|enrol|enroll|reserve|upgrade|select|choose|add)(?:ed|ing)?\\s+(?:[\\w-]+\\s+){0,5}?(?:for\\s+(?:them|the\\s+user|the\\s+customer|the\\s+visitor|the\\s+client|him|her)|to\\s+(?:their|the\\s+user'?s|the\\s+customer'?s)\\s+(?:cart|basket|order|booking|account))\\b|(?:勾[选選]|[选選]择|[选選]擇)(?:所有|最[贵貴]|全部)|直接(?:下[单單]|[购購][买買]|支付|付款)` },
   { id: 'action.mass-forward', technique: 'agent_action', weight: 0.5,
     source: `\\bforward\\s+(?:this|the|these|all)\\s+(?:\\w+\\s+){0,2}?(?:message|email|thread|mail)s?\\s+to\\s+(?:every|all|each)\\s+(?:\\w+\\s+)?contacts?` },
   { id: 'action.change-payee', technique: 'agent_action', weight: 0.3,
