@@ -1,0 +1,87 @@
+/** Timing and statistics helpers shared by every benchmark. */
+import os from 'node:os';
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** Nearest-rank percentile (p in 0..100); NaN for an empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export interface RateSample {
+  /** Operations per second of each repetition. */
+  repetitions: number[];
+  median: number;
+}
+
+/**
+ * Runs `work` (which performs `operations` operations) `warmups` times untimed, then `repetitions`
+ * times timed, and reports operations per second. Each repetition is bounded by its own work.
+ */
+export function measureRate(work: () => void, options: { operations: number; warmups?: number; repetitions?: number }): RateSample {
+  for (let warm = 0; warm < (options.warmups ?? 1); warm++) work();
+  const rates: number[] = [];
+  for (let repetition = 0; repetition < (options.repetitions ?? 5); repetition++) {
+    const started = performance.now();
+    work();
+    rates.push(options.operations / ((performance.now() - started) / 1000));
+  }
+  return { repetitions: rates, median: median(rates) };
+}
+
+export async function measureRateAsync(work: () => Promise<void>, options: { operations: number; warmups?: number; repetitions?: number }): Promise<RateSample> {
+  for (let warm = 0; warm < (options.warmups ?? 1); warm++) await work();
+  const rates: number[] = [];
+  for (let repetition = 0; repetition < (options.repetitions ?? 5); repetition++) {
+    const started = performance.now();
+    await work();
+    rates.push(options.operations / ((performance.now() - started) / 1000));
+  }
+  return { repetitions: rates, median: median(rates) };
+}
+
+export interface MemorySample {
+  items: number;
+  rssMb: number;
+  heapUsedMb: number;
+  elapsedMs: number;
+}
+
+export function memorySample(items: number, elapsedMs: number): MemorySample {
+  const usage = process.memoryUsage();
+  return { items, rssMb: round(usage.rss / 1048576, 1), heapUsedMb: round(usage.heapUsed / 1048576, 1), elapsedMs: round(elapsedMs, 0) };
+}
+
+export function round(value: number, digits = 0): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  totalMemoryMb: number;
+  node: string;
+  platform: string;
+  /** 1, 5 and 15 minute load averages: other work on the machine skews every figure. */
+  loadAverage: number[];
+}
+
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    totalMemoryMb: Math.round(os.totalmem() / 1048576),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: os.loadavg().map((load) => round(load, 2)),
+  };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

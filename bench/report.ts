@@ -1,0 +1,98 @@
+/** The markdown table of one bench run: figure, aim, and whether the aim was met. */
+import type { KernelFigures } from './kernels.ts';
+import type { LatencyFigures } from './latency.ts';
+import type { MachineInfo } from './measure.ts';
+import type { ReplayFigures } from './replay.ts';
+import type { PipelineFigures, StageFigures } from './stages.ts';
+
+export interface BenchResults {
+  startedAt: string;
+  durationSeconds: number;
+  machine: MachineInfo;
+  loadAverageAtEnd: number[];
+  options: Record<string, unknown>;
+  kernels?: KernelFigures;
+  scorer?: StageFigures;
+  collector?: StageFigures;
+  pipeline?: PipelineFigures;
+  latency?: LatencyFigures;
+  replay?: ReplayFigures;
+  /** A section that failed: its error, so the others still report. */
+  errors: Record<string, string>;
+}
+
+export const SCORER_RATIO_AIM = 0.6;
+export const LATENCY_AIM_ITEMS_PER_SECOND = 1_000;
+export const SCREEN_AIM_ITEMS_PER_SECOND = 5_000;
+
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+type Row = [string, string, string, string];
+
+function stageRows(name: string, input: string, figures: StageFigures): Row[] {
+  const { passthrough, stage } = figures;
+  return [
+    [`bare kafkajs passthrough of the ${name}'s input`, `${formatNumber(passthrough.medianMessagesPerSecond)} msg/s (median of ${passthrough.repetitions.length}; ${formatNumber(figures.inputs)} ${input})`, 'the limit', ''],
+    [`${name} alone`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}`, '', ''],
+    [`${name} / passthrough`, formatNumber(figures.ratio), `≥ ${SCORER_RATIO_AIM}`, met(figures.ratio >= SCORER_RATIO_AIM)],
+  ];
+}
+
+export function renderTable(results: BenchResults): string {
+  const rows: Row[] = [];
+  const { kernels, scorer, collector, pipeline, latency, replay } = results;
+  if (scorer) rows.push(...stageRows('scorer', 'raw-results messages, 10 results each', scorer));
+  if (collector) rows.push(...stageRows('collector', 'scored-results messages', collector));
+  if (pipeline) {
+    rows.push(['whole pipeline: raw-results → files (scorer + collector + sink, one process)', `${formatNumber(pipeline.itemsPerSecond)} items/s (${formatNumber(pipeline.items)} items in ${formatNumber(pipeline.seconds)} s; first file after ${formatNumber(pipeline.firstFileAfterMs)} ms; event loop busy ${percent(pipeline.busy)})`, '', '']);
+  }
+  if (latency) {
+    for (const level of latency.levels) {
+      rows.push([`end-to-end latency at ${formatNumber(level.targetItemsPerSecond)} items/s for ${level.seconds} s`, `p50 ${formatNumber(level.p50Ms)} ms, p99 ${formatNumber(level.p99Ms)} ms, max ${formatNumber(level.maxMs)} ms; ${level.completedRuns}/${level.runs} runs, achieved ${formatNumber(level.achievedItemsPerSecond)} items/s`, 'p99 < 1 s', met(level.sustained)]);
+    }
+    const highest = latency.highestSustainedItemsPerSecond;
+    rows.push(['highest rate sustained with p99 < 1 s', highest === null ? 'none of the rates tried' : `${formatNumber(highest)} items/s`, `${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND)} items/s`, met(highest !== null && highest >= LATENCY_AIM_ITEMS_PER_SECOND)]);
+  }
+  if (replay) {
+    const memory = replay.memory.map((sample) => `${formatNumber(sample.items / 1000)}k: ${formatNumber(sample.rssMb)} MB`).join(', ');
+    rows.push([`replay, in-process scorer → collector handlers (no Kafka), ${formatNumber(replay.rawItems)} raw items`, `${formatNumber(replay.itemsPerSecond)} items/s; RSS ${memory}`, 'RSS flat', met(replayMemoryFlat(replay))]);
+  }
+  if (kernels) {
+    for (const [name, avro] of Object.entries(kernels.avro)) {
+      rows.push([`Avro ${name}, ${formatNumber(avro.bytes)} B`, `serde encode ${formatNumber(avro.serdeEncode.median)}/s, decode ${formatNumber(avro.serdeDecode.median)}/s; bare avsc encode ${formatNumber(avro.avscEncode.median)}/s, decode ${formatNumber(avro.avscDecode.median)}/s`, '', '']);
+      rows.push([`  decode's parts (${name})`, `reader type built per call ${formatNumber(avro.readerTypePerCall.median)}/s, zod contract ${formatNumber(avro.zodContract.median)}/s, avsc with a cached resolver ${formatNumber(avro.avscDecodeCachedResolver.median)}/s`, '', '']);
+    }
+    rows.push(['canonicalUrl', `${formatNumber(kernels.canonicalUrl.median)} ops/s`, '', '']);
+    rows.push([`screenItem on ${formatNumber(kernels.screenItem.itemChars)}-char items, one core`, `${formatNumber(kernels.screenItem.median)} items/s`, `≥ ${formatNumber(SCREEN_AIM_ITEMS_PER_SECOND)} items/s`, met(kernels.screenItem.median >= SCREEN_AIM_ITEMS_PER_SECOND)]);
+    rows.push(['scoreItem (one-off: prepares the query each call)', `${formatNumber(kernels.scoreItem.median)} ops/s`, '', '']);
+    rows.push(['createItemScorer (bulk: query prepared once)', `${formatNumber(kernels.itemScorerBulk.median)} ops/s`, '', '']);
+    rows.push([`dedupeItems on ${formatNumber(kernels.dedupeItems.items)} items`, `${formatNumber(kernels.dedupeItems.median)} items/s (${formatNumber(kernels.dedupeItems.clusters)} clusters)`, '', '']);
+  }
+  for (const [section, error] of Object.entries(results.errors)) rows.push([`${section}: failed`, error.replace(/\|/g, '\\|').replace(/\n/g, ' '), '', '**failed**']);
+
+  const machine = results.machine;
+  const header = [
+    `# Skrya bench, ${results.startedAt}`,
+    '',
+    `${machine.cpus} × ${machine.cpuModel}, ${formatNumber(machine.totalMemoryMb / 1024)} GB, Node ${machine.node}, ${machine.platform}. Load average at start ${machine.loadAverage.join(' / ')}, at end ${results.loadAverageAtEnd.join(' / ')} (1/5/15 min; anything else running skews every figure). Took ${formatNumber(results.durationSeconds)} s. Local Kafka and registry on loopback.`,
+    '',
+    '| benchmark | figure | aim | |',
+    '|---|---|---|---|',
+  ];
+  return [...header, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n') + '\n';
+}
+
+/** Flat: RSS at the end at most 25 % above RSS after the first quarter (once code and pools are warm). */
+export function replayMemoryFlat(replay: ReplayFigures): boolean {
+  const warm = replay.memory[1];
+  const last = replay.memory.at(-1);
+  if (!warm || !last) return false;
+  return last.rssMb <= warm.rssMb * 1.25;
+}

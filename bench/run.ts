@@ -1,0 +1,147 @@
+/**
+ * `npm run bench [-- --only=kernels,scorer,collector,pipeline,latency,replay] [--runs=N]
+ * [--collector-copies=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]`
+ *
+ * Runs every benchmark once against the local broker and registry, writes
+ * bench/results/<date>.json (every raw figure) and bench/results/<date>.md (the table), and prints
+ * the table. A section that fails is reported as failed and the others still run.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SkryaError } from '../runtime/errors.ts';
+import { benchKernels } from './kernels.ts';
+import { benchLatency } from './latency.ts';
+import { machineInfo, round } from './measure.ts';
+import { benchReplay } from './replay.ts';
+import { renderTable, type BenchResults } from './report.ts';
+import { benchCollectorAlone, benchScorerAlone, benchWholePipeline } from './stages.ts';
+
+const SECTIONS = ['kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface BenchOptions {
+  only: Section[];
+  /** Runs of two provider responses (20 items) for the scorer, collector and pipeline benchmarks. */
+  runs: number;
+  collectorCopies: number;
+  rates: number[];
+  latencySeconds: number;
+  replayItems: number;
+}
+
+const DEFAULTS: BenchOptions = {
+  only: [...SECTIONS],
+  runs: 200,
+  collectorCopies: 1,
+  rates: [100, 250, 500, 1_000, 2_000],
+  latencySeconds: 15,
+  replayItems: 100_000,
+};
+
+function positiveInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new SkryaError('INVALID_INPUT', `--${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const options = { ...DEFAULTS };
+  for (const argument of argv) {
+    const match = /^--([a-z-]+)=(.*)$/.exec(argument);
+    if (!match) throw new SkryaError('INVALID_INPUT', `unknown argument ${JSON.stringify(argument)}; use --name=value (only, runs, collector-copies, rates, latency-seconds, replay-items)`);
+    const [, name, value] = match as unknown as [string, string, string];
+    switch (name) {
+      case 'only': {
+        const sections = value.split(',').filter(Boolean);
+        const unknown = sections.filter((section) => !(SECTIONS as readonly string[]).includes(section));
+        if (unknown.length > 0 || sections.length === 0) throw new SkryaError('INVALID_INPUT', `--only takes a comma-separated list of ${SECTIONS.join(', ')}; got ${JSON.stringify(value)}`);
+        options.only = sections as Section[];
+        break;
+      }
+      case 'runs':
+        options.runs = positiveInteger(name, value);
+        break;
+      case 'collector-copies':
+        options.collectorCopies = positiveInteger(name, value);
+        break;
+      case 'rates':
+        options.rates = value.split(',').map((rate) => positiveInteger(name, rate));
+        break;
+      case 'latency-seconds':
+        options.latencySeconds = positiveInteger(name, value);
+        break;
+      case 'replay-items':
+        options.replayItems = positiveInteger(name, value);
+        break;
+      default:
+        throw new SkryaError('INVALID_INPUT', `unknown option --${name}; known: only, runs, collector-copies, rates, latency-seconds, replay-items`);
+    }
+  }
+  return options;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().slice(0, 16).replace(':', '-');
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const started = new Date();
+  const startedMs = performance.now();
+  const results: BenchResults = { startedAt: started.toISOString(), durationSeconds: 0, machine: machineInfo(), loadAverageAtEnd: [], options: { ...options }, errors: {} };
+  const stageOptions = { runs: options.runs, responsesPerRun: 2, collectorCopies: options.collectorCopies };
+
+  const sections: Record<Section, () => Promise<void>> = {
+    kernels: async () => {
+      results.kernels = await benchKernels();
+    },
+    scorer: async () => {
+      results.scorer = await benchScorerAlone(stageOptions);
+    },
+    collector: async () => {
+      results.collector = await benchCollectorAlone(stageOptions);
+    },
+    pipeline: async () => {
+      results.pipeline = await benchWholePipeline({ ...stageOptions, runs: Math.max(1, Math.round(options.runs / 2)) });
+    },
+    latency: async () => {
+      results.latency = await benchLatency({ ratesItemsPerSecond: options.rates, seconds: options.latencySeconds, drainMs: 10_000 });
+    },
+    replay: async () => {
+      results.replay = benchReplay({ rawItems: options.replayItems });
+    },
+  };
+
+  for (const section of SECTIONS) {
+    if (!options.only.includes(section)) continue;
+    const sectionStarted = performance.now();
+    process.stderr.write(`bench: ${section}…`);
+    try {
+      await sections[section]();
+      process.stderr.write(` ${round((performance.now() - sectionStarted) / 1000, 1)} s\n`);
+    } catch (error) {
+      results.errors[section] = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      process.stderr.write(` failed: ${results.errors[section]}\n`);
+    }
+  }
+
+  results.durationSeconds = round((performance.now() - startedMs) / 1000, 1);
+  results.loadAverageAtEnd = os.loadavg().map((load) => round(load, 2));
+  const table = renderTable(results);
+  const directory = path.resolve('bench/results');
+  fs.mkdirSync(directory, { recursive: true });
+  const base = path.join(directory, stamp(started));
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, table);
+  process.stdout.write(`\n${table}\nwrote ${path.relative(process.cwd(), base)}.json and .md\n`);
+  return Object.keys(results.errors).length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof SkryaError && error.code === 'INVALID_INPUT' ? 2 : 1);
+  },
+);

@@ -1,0 +1,216 @@
+/**
+ * Stage throughput against the real broker: the scorer alone and the collector alone (each with
+ * its real handler under the shared runner, over pre-produced input), each beside the bare
+ * passthrough of the same messages, and the whole scorer → collector → sink pipeline to files.
+ */
+import { createLogger } from '../runtime/logger.ts';
+import { startService, type Handler, type HandlerContext, type IncomingMessage, type Outcome, type RunningService } from '../runtime/runner.ts';
+import type { IngestBatch, RawResult, ScoredResult } from '../schemas/messages.ts';
+import { createCollector } from '../services/collector/handler.ts';
+import { createScorer } from '../services/scorer/handler.ts';
+import { createBatchSink } from '../services/sink/batch-sink.ts';
+import type { TopicName } from '../topics/topics.ts';
+import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
+import { median, round, sleep } from './measure.ts';
+import { runPassthrough } from './passthrough.ts';
+import { generateRun, type GeneratedRun } from './payloads.ts';
+
+const STAGE_TIMEOUT_MS = 120_000;
+const PASSTHROUGH_REPETITIONS = 3;
+
+export interface KeyedValue<T> {
+  key: string;
+  value: T;
+}
+
+const noContext: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
+
+function incoming<T>(topic: TopicName, key: string, value: T): IncomingMessage<T> {
+  return { topic, partition: 0, offset: '0', key, value, headers: {}, timestamp: '0' };
+}
+
+export function generateRuns(label: string, count: number, responsesPerRun: number, topicCount = 24): GeneratedRun[] {
+  return Array.from({ length: count }, (_unused, runIndex) => generateRun({ label, runIndex, topicCount, responsesPerRun }));
+}
+
+export function rawMessagesOf(runs: readonly GeneratedRun[]): KeyedValue<RawResult>[] {
+  return runs.flatMap((run) => run.messages.map((value) => ({ key: run.key, value })));
+}
+
+/** The scorer's outputs for these inputs, computed in-process: the expected output count, and the collector's input. */
+export function scoreInProcess(raw: readonly KeyedValue<RawResult>[]): { scored: KeyedValue<ScoredResult>[]; items: number; deadLetters: number } {
+  const scorer = createScorer();
+  const scored: KeyedValue<ScoredResult>[] = [];
+  let deadLetters = 0;
+  for (const { key, value } of raw) {
+    for (const outcome of scorer.handle(incoming('raw-results', key, value), noContext) as Outcome[]) {
+      if (outcome.kind === 'emit') scored.push({ key: outcome.key, value: outcome.value as ScoredResult });
+      else if (outcome.kind === 'deadLetter') deadLetters += 1;
+    }
+  }
+  return { scored, items: scored.filter((message) => message.value.kind === 'ITEM').length, deadLetters };
+}
+
+/** Copies of the runs under new run ids, so the collector has more runs to close than the scorer produced. */
+export function relabelRuns(scored: readonly KeyedValue<ScoredResult>[], copies: number): KeyedValue<ScoredResult>[] {
+  const result: KeyedValue<ScoredResult>[] = [];
+  for (let copy = 0; copy < copies; copy++) for (const { key, value } of scored) result.push({ key, value: { ...value, run_id: `${value.run_id}-c${copy}` } });
+  return result;
+}
+
+/** The batch sink, noting when each run's files (latest-ingest.json among them) were written. */
+export function timedSink(onWritten: (runId: string, at: number) => void, dataRoot: string): Handler<'ingest-normalized'> {
+  const sink = createBatchSink({ dataRoot });
+  return {
+    ...sink,
+    async handle(message: IncomingMessage<IngestBatch>, context: HandlerContext) {
+      const outcomes = await sink.handle(message, context);
+      onWritten(message.value.run_id, performance.now());
+      return outcomes;
+    },
+  };
+}
+
+export async function startStage<T extends TopicName>(context: BenchContext, service: string, handler: Handler<T>): Promise<RunningService> {
+  const { kafka, serde, naming } = context.pipeline;
+  return startService({ service, kafka, serde, naming, logger: createLogger({ level: 'warn', name: `bench-${service}` }), handler });
+}
+
+/** Rejects when a stage dies, so a crashed stage fails the benchmark instead of timing out. */
+function orCrash<R>(work: Promise<R>, services: readonly RunningService[]): Promise<R> {
+  return Promise.race([work, ...services.map((service) => service.crashed.then((error) => Promise.reject(new Error(`${service.service} crashed: ${error.message}`))))]);
+}
+
+export interface StageFigures {
+  inputs: number;
+  outputs: number;
+  items: number;
+  passthrough: { repetitions: FlowRate[]; medianMessagesPerSecond: number };
+  stage: FlowRate & { itemsPerSecond: number };
+  /** Stage input messages/s over the passthrough's messages/s of the same messages. */
+  ratio: number;
+  deadLetters: number;
+}
+
+async function measureStageAgainstPassthrough<T extends TopicName>(context: BenchContext, options: {
+  service: string;
+  handler: Handler<T>;
+  inputTopic: TopicName;
+  outputTopic: TopicName;
+  inputs: number;
+  expectedOutputs: number;
+  items: number;
+}): Promise<StageFigures> {
+  const passthroughOut = await context.createExtraTopic('passthrough-out');
+  const repetitions: FlowRate[] = [];
+  for (let repetition = 0; repetition < PASSTHROUGH_REPETITIONS; repetition++) {
+    repetitions.push(await runPassthrough(context, { inputTopic: context.topic(options.inputTopic), outputTopic: passthroughOut, inputs: options.inputs, timeoutMs: STAGE_TIMEOUT_MS }));
+  }
+  const outputTopic = context.topic(options.outputTopic);
+  const baseline = await topicCount(context.admin, outputTopic);
+  const service = await startStage(context, options.service, options.handler);
+  let stage: FlowRate;
+  try {
+    stage = await orCrash(watchOutput(context.admin, outputTopic, { baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
+  } finally {
+    await service.stop();
+  }
+  const passthroughRate = median(repetitions.map((rate) => rate.inputsPerSecond));
+  return {
+    inputs: options.inputs,
+    outputs: options.expectedOutputs,
+    items: options.items,
+    passthrough: { repetitions, medianMessagesPerSecond: passthroughRate },
+    stage: { ...stage, itemsPerSecond: stage.inputsPerSecond * (options.items / options.inputs) },
+    ratio: stage.inputsPerSecond / passthroughRate,
+    deadLetters: await topicCount(context.admin, context.topic('dead-letters')),
+  };
+}
+
+export interface StageBenchOptions {
+  runs: number;
+  responsesPerRun: number;
+  /** The collector gets this many relabelled copies of the scorer's runs. */
+  collectorCopies: number;
+}
+
+export async function benchScorerAlone(options: StageBenchOptions): Promise<StageFigures> {
+  const raw = rawMessagesOf(generateRuns('scorer', options.runs, options.responsesPerRun));
+  const { scored, items } = scoreInProcess(raw);
+  const context = await createBenchContext('scorer');
+  try {
+    await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
+    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: raw.length, expectedOutputs: scored.length, items });
+  } finally {
+    await context.close();
+  }
+}
+
+export async function benchCollectorAlone(options: StageBenchOptions): Promise<StageFigures> {
+  const raw = rawMessagesOf(generateRuns('collector', options.runs, options.responsesPerRun));
+  const scored = relabelRuns(scoreInProcess(raw).scored, options.collectorCopies);
+  const runs = scored.filter((message) => message.value.kind === 'RUN_END').length;
+  const items = scored.length - runs;
+  const context = await createBenchContext('collector');
+  try {
+    await produceAll(context.pipeline.kafka, context.topic('scored-results'), await encodeMessages(context, 'scored-results', 'scorer', scored));
+    const collector = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
+    return await measureStageAgainstPassthrough(context, { service: 'collector', handler: collector, inputTopic: 'scored-results', outputTopic: 'ingest-normalized', inputs: scored.length, expectedOutputs: runs, items });
+  } finally {
+    await context.close();
+  }
+}
+
+export interface PipelineFigures {
+  runs: number;
+  rawMessages: number;
+  items: number;
+  /** From the scorer joining its group to the last run's files written. */
+  seconds: number;
+  itemsPerSecond: number;
+  rawMessagesPerSecond: number;
+  firstFileAfterMs: number;
+  /** Share of the time this process's event loop was busy (all three stages share it). */
+  busy: number;
+}
+
+/** scorer + collector + sink over pre-produced raw results, until every run's files are written. */
+export async function benchWholePipeline(options: StageBenchOptions): Promise<PipelineFigures> {
+  const generated = generateRuns('pipeline', options.runs, options.responsesPerRun);
+  const raw = rawMessagesOf(generated);
+  const items = generated.reduce((sum, run) => sum + run.items, 0);
+  const context = await createBenchContext('pipeline');
+  const written: number[] = [];
+  const services: RunningService[] = [];
+  try {
+    await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
+    services.push(await startStage(context, 'collector', createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) })));
+    services.push(await startStage(context, 'sink', timedSink((_runId, at) => written.push(at), context.dataRoot)));
+    await Promise.all(services.map((service) => service.ready));
+    const scorer = await startStage(context, 'scorer', createScorer());
+    services.push(scorer);
+    await scorer.ready;
+    const started = performance.now();
+    const loopAtStart = performance.eventLoopUtilization();
+    const deadline = started + STAGE_TIMEOUT_MS;
+    await orCrash((async () => {
+      while (written.length < generated.length && performance.now() < deadline) await sleep(20);
+    })(), services);
+    if (written.length < generated.length) throw new Error(`pipeline wrote ${written.length} of ${generated.length} runs within ${STAGE_TIMEOUT_MS} ms`);
+    const busy = performance.eventLoopUtilization(loopAtStart).utilization;
+    const seconds = (Math.max(...written) - started) / 1000;
+    return {
+      runs: generated.length,
+      rawMessages: raw.length,
+      items,
+      seconds: round(seconds, 3),
+      itemsPerSecond: items / seconds,
+      rawMessagesPerSecond: raw.length / seconds,
+      firstFileAfterMs: round(Math.min(...written) - started, 1),
+      busy: round(busy, 3),
+    };
+  } finally {
+    for (const service of services) await service.stop();
+    await context.close();
+  }
+}
