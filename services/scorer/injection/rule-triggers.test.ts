@@ -27,10 +27,15 @@ describe('rule triggers', () => {
     expect(enabled).not.toContain('role.chat-template-token');
   });
 
-  it('reports the span between a rule’s first and last trigger', () => {
-    const text = 'ignore this. later: forget it';
+  it('reports the stretches of text holding a rule’s triggers, far-apart triggers separately', () => {
+    const near = 'ignore this. later: forget it';
+    const far = `ignore this.${' filler'.repeat(200)} forget it`;
     const rule = TEXT_RULES.find((entry) => entry.id === 'override.ignore-previous');
-    expect(rule === undefined ? undefined : index.signals(text).enabled.get(rule)).toEqual({ first: 0, last: text.indexOf('forget') + 'forget'.length });
+    expect(rule === undefined ? undefined : index.signals(near).enabled.get(rule)).toEqual([{ first: 0, last: near.indexOf('forget') + 'forget'.length }]);
+    expect(rule === undefined ? undefined : index.signals(far).enabled.get(rule)).toEqual([
+      { first: 0, last: 6 },
+      { first: far.indexOf('forget'), last: far.indexOf('forget') + 'forget'.length },
+    ]);
   });
 
   it.each([

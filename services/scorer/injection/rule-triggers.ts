@@ -136,6 +136,20 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
 };
 
 const PREFIX_KEY = 4;
+/** Triggers closer than this are read as one stretch (twice the screener's window margin). */
+const TRIGGER_CLUSTER_GAP = 800;
+
+/** Adds a stretch to an ordered list, merging whatever it overlaps. */
+function mergeStretch(list: Array<{ first: number; last: number }> | undefined, first: number, last: number): Array<{ first: number; last: number }> {
+  const merged: Array<{ first: number; last: number }> = [];
+  let current = { first, last };
+  for (const stretch of list ?? []) {
+    if (stretch.last + TRIGGER_CLUSTER_GAP < current.first || current.last + TRIGGER_CLUSTER_GAP < stretch.first) merged.push(stretch);
+    else current = { first: Math.min(current.first, stretch.first), last: Math.max(current.last, stretch.last) };
+  }
+  merged.push(current);
+  return merged.sort((a, b) => a.first - b.first);
+}
 /** No trigger word is longer; longer tokens are skipped without a lookup. */
 const MAX_TRIGGER_LENGTH = 24;
 
@@ -152,8 +166,11 @@ export type HintName = keyof typeof HINT_TRIGGERS;
 
 /** What one tokenizing pass learns about a text: which rules can match where, and hints. */
 export interface TextSignals {
-  /** Rules that can match, with the span from their first to their last trigger. */
-  enabled: ReadonlyMap<Rule, { first: number; last: number }>;
+  /**
+   * Rules that can match, each with the stretches of text holding its triggers: triggers closer
+   * than TRIGGER_CLUSTER_GAP share a stretch, so a rule reads only around its trigger words.
+   */
+  enabled: ReadonlyMap<Rule, ReadonlyArray<{ first: number; last: number }>>;
   hints: Readonly<Record<HintName, boolean>>;
   /** Longest run of single letters or Han characters spaced apart ("i g n o r e", "忽/略/之"). */
   longestSpacedRun: number;
@@ -239,12 +256,14 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
 
   return {
     signals(text: string): TextSignals {
-      // First and last trigger position per gate (-1: not triggered).
-      const first = new Int32Array(gateCount).fill(-1);
-      const last = new Int32Array(gateCount);
+      // Trigger stretches per gate, appended in text order (undefined: not triggered).
+      const stretches: Array<Array<{ first: number; last: number }> | undefined> = new Array(gateCount);
       const open = (gate: number, start: number, end: number) => {
-        if (first[gate] === -1) first[gate] = start;
-        last[gate] = end;
+        const list = stretches[gate];
+        const latest = list?.[list.length - 1];
+        if (list === undefined) stretches[gate] = [{ first: start, last: end }];
+        else if (latest !== undefined && start - latest.last <= TRIGGER_CLUSTER_GAP) latest.last = Math.max(latest.last, end);
+        else list.push({ first: start, last: end });
       };
       for (const gate of ungated) open(gate, 0, text.length);
       let leetWords = 0;
@@ -303,17 +322,15 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       }
       for (const { needle, gate } of substrings) {
         const at = text.indexOf(needle);
-        if (at < 0) continue;
-        const end = text.lastIndexOf(needle) + needle.length;
-        if (first[gate] === -1 || (first[gate] ?? 0) > at) first[gate] = at;
-        if ((last[gate] ?? 0) < end) last[gate] = end;
+        // Markup needles are rare: one stretch from the first to the last occurrence is enough.
+        if (at >= 0) stretches[gate] = mergeStretch(stretches[gate], at, text.lastIndexOf(needle) + needle.length);
       }
-      const enabled = new Map<Rule, { first: number; last: number }>();
+      const enabled = new Map<Rule, ReadonlyArray<{ first: number; last: number }>>();
       rules.forEach((rule, gate) => {
-        const from = first[gate] ?? -1;
-        if (from >= 0) enabled.set(rule, { first: from, last: last[gate] ?? text.length });
+        const list = stretches[gate];
+        if (list !== undefined) enabled.set(rule, list);
       });
-      const hint = (name: HintName) => (first[rules.length + hintNames.indexOf(name)] ?? -1) >= 0;
+      const hint = (name: HintName) => stretches[rules.length + hintNames.indexOf(name)] !== undefined;
       return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun, leetWords };
     },
   };

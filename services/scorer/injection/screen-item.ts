@@ -249,12 +249,14 @@ function plannedRules(view: View): Array<{ rule: Rule; from: number; to: number 
   // Collapsed letters have no word boundaries left to gate on: every rule reads all of them.
   if (view.compact) return [...TEXT_RULES, ...COMPACT_RULES].map((rule) => ({ rule, from: 0, to: length }));
   const planned: Array<{ rule: Rule; from: number; to: number }> = [];
-  for (const [rule, triggers] of (view.signals ?? TEXT_RULE_TRIGGERS.signals(view.text)).enabled) {
+  for (const [rule, stretches] of (view.signals ?? TEXT_RULE_TRIGGERS.signals(view.text)).enabled) {
     // Every pattern is bounded, so a match lies within WINDOW_MARGIN of its trigger; whole lines
     // are kept so line anchors still mean what they say.
-    const from = triggers.first - WINDOW_MARGIN <= 0 ? 0 : view.text.lastIndexOf('\n', triggers.first - WINDOW_MARGIN) + 1;
-    const lineEnd = triggers.last + WINDOW_MARGIN >= length ? -1 : view.text.indexOf('\n', triggers.last + WINDOW_MARGIN);
-    planned.push({ rule, from, to: lineEnd < 0 ? length : lineEnd });
+    for (const { first, last } of stretches) {
+      const from = first - WINDOW_MARGIN <= 0 ? 0 : view.text.lastIndexOf('\n', first - WINDOW_MARGIN) + 1;
+      const lineEnd = last + WINDOW_MARGIN >= length ? -1 : view.text.indexOf('\n', last + WINDOW_MARGIN);
+      planned.push({ rule, from, to: lineEnd < 0 ? length : lineEnd });
+    }
   }
   return planned;
 }
