@@ -8,6 +8,7 @@ import type { HandlerContext, IncomingMessage } from '../../runtime/runner.ts';
 import type { IngestBatch } from '../../schemas/messages.ts';
 import { ingestBatchFixture, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
 import { DIGEST_FILE, LATEST_FILE, createBatchSink } from './batch-sink.ts';
+import { diffRuns, renderChanges } from './run-changes.ts';
 import { ingestDocument, renderIngestDocument } from './ingest-document.ts';
 
 let root: string;
@@ -51,9 +52,10 @@ describe('createBatchSink', () => {
     const batch = batchAt('2026-04-25T10:30:00+08:00', 'run-a');
     expect(await sink(batch)).toEqual([]);
     expect(filesUnder(dir())).toEqual([DIGEST_FILE, LATEST_FILE, 'normalized', 'normalized/20260425T023000000Z.json']);
-    expect(read('normalized/20260425T023000000Z.json')).toBe(renderIngestDocument(batch));
-    expect(read(LATEST_FILE)).toBe(renderIngestDocument(batch));
-    expect(read(DIGEST_FILE)).toBe(batch.digest_markdown);
+    const firstRun = diffRuns(null, batch.items);
+    expect(read('normalized/20260425T023000000Z.json')).toBe(renderIngestDocument(batch, firstRun));
+    expect(read(LATEST_FILE)).toBe(renderIngestDocument(batch, firstRun));
+    expect(read(DIGEST_FILE)).toBe(`${batch.digest_markdown}${renderChanges(firstRun)}`);
   });
 
   it('writes the same bytes when the same batch comes twice', async () => {
@@ -117,10 +119,12 @@ describe('createBatchSink', () => {
   });
 });
 
+const NO_CHANGES = diffRuns(null, []);
+
 describe('ingestDocument', () => {
   it('lists spec 000 fields and what Skrya adds, built from the batch alone', () => {
     const batch = ingestBatchFixture();
-    const document = ingestDocument(batch);
+    const document = ingestDocument(batch, NO_CHANGES);
     expect(document).toMatchObject({
       interface_version: 'skrya.ingest.v1',
       topic_id: 'ai-browser',
@@ -133,12 +137,12 @@ describe('ingestDocument', () => {
 
   it('keeps a malformed degradation log verbatim instead of failing the batch', () => {
     const batch = ingestBatchFixture();
-    const document = ingestDocument({ ...batch, stats: { ...batch.stats, degradation_log_json: 'not json' } });
+    const document = ingestDocument({ ...batch, stats: { ...batch.stats, degradation_log_json: 'not json' } }, NO_CHANGES);
     expect(document.stats.degradation_log).toBe('not json');
   });
 
   it('renders the same bytes for the same batch', () => {
-    expect(renderIngestDocument(ingestBatchFixture())).toBe(renderIngestDocument(ingestBatchFixture()));
-    expect(renderIngestDocument(ingestBatchFixture()).endsWith('}\n')).toBe(true);
+    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES)).toBe(renderIngestDocument(ingestBatchFixture(), NO_CHANGES));
+    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES).endsWith('}\n')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  * injection evidence, merged sources). Built from the batch alone, so the bytes are reproducible.
  */
 import type { IngestBatch, ScoredItem } from '../../schemas/messages.ts';
+import type { RunChanges } from './run-changes.ts';
 
 function documentItem(item: ScoredItem) {
   return {
@@ -19,6 +20,7 @@ function documentItem(item: ScoredItem) {
     evidence_type: item.evidence_type,
     confidence: item.confidence,
     canonical_url: item.canonical_url,
+    content_hash: item.content_hash,
     producer: item.producer_name,
     capability: item.capability,
     counter_evidence: item.counter_evidence,
@@ -44,7 +46,7 @@ function parseEmbeddedJson(json: string): unknown {
   }
 }
 
-export function ingestDocument(batch: IngestBatch) {
+export function ingestDocument(batch: IngestBatch, changes: RunChanges) {
   return {
     interface_version: batch.interface_version,
     topic_id: batch.topic_id,
@@ -57,6 +59,7 @@ export function ingestDocument(batch: IngestBatch) {
     intent: batch.request.intent,
     queries: batch.request.queries,
     items: batch.items.map(documentItem),
+    changes,
     stats: {
       ...batch.stats.counts,
       kept: batch.items.length,
@@ -71,6 +74,6 @@ export function ingestDocument(batch: IngestBatch) {
   };
 }
 
-export function renderIngestDocument(batch: IngestBatch): string {
-  return `${JSON.stringify(ingestDocument(batch), null, 2)}\n`;
+export function renderIngestDocument(batch: IngestBatch, changes: RunChanges): string {
+  return `${JSON.stringify(ingestDocument(batch, changes), null, 2)}\n`;
 }
