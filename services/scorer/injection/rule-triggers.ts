@@ -139,6 +139,33 @@ const PREFIX_KEY = 4;
 /** Triggers closer than this are read as one stretch (twice the screener's window margin). */
 const TRIGGER_CLUSTER_GAP = 800;
 
+type Stretches = Array<Array<{ first: number; last: number }> | undefined>;
+
+/** Records a trigger; triggers close to the previous one extend its stretch. */
+function open(stretches: Stretches, gate: number, start: number, end: number): void {
+  const list = stretches[gate];
+  const latest = list?.[list.length - 1];
+  if (list === undefined) stretches[gate] = [{ first: start, last: end }];
+  else if (latest !== undefined && start - latest.last <= TRIGGER_CLUSTER_GAP) latest.last = Math.max(latest.last, end);
+  else list.push({ first: start, last: end });
+}
+
+interface SpacingState {
+  lastUnitEnd: number;
+  run: number;
+  longest: number;
+}
+
+/** One-character units (a letter, a Han character) close together with only spacing between. */
+function markUnit(state: SpacingState, text: string, unitStart: number): void {
+  const gap = unitStart - state.lastUnitEnd;
+  let spacedOnly = state.lastUnitEnd >= 0 && gap >= 1 && gap <= 3;
+  for (let k = state.lastUnitEnd; spacedOnly && k < unitStart; k++) spacedOnly = SPACING.has(text.charCodeAt(k));
+  state.run = spacedOnly ? state.run + 1 : 1;
+  if (state.run > state.longest) state.longest = state.run;
+  state.lastUnitEnd = unitStart + 1;
+}
+
 /** Adds a stretch to an ordered list, merging whatever it overlaps. */
 function mergeStretch(list: Array<{ first: number; last: number }> | undefined, first: number, last: number): Array<{ first: number; last: number }> {
   const merged: Array<{ first: number; last: number }> = [];
@@ -257,28 +284,10 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
   return {
     signals(text: string): TextSignals {
       // Trigger stretches per gate, appended in text order (undefined: not triggered).
-      const stretches: Array<Array<{ first: number; last: number }> | undefined> = new Array(gateCount);
-      const open = (gate: number, start: number, end: number) => {
-        const list = stretches[gate];
-        const latest = list?.[list.length - 1];
-        if (list === undefined) stretches[gate] = [{ first: start, last: end }];
-        else if (latest !== undefined && start - latest.last <= TRIGGER_CLUSTER_GAP) latest.last = Math.max(latest.last, end);
-        else list.push({ first: start, last: end });
-      };
-      for (const gate of ungated) open(gate, 0, text.length);
+      const stretches: Stretches = new Array(gateCount);
+      for (const gate of ungated) open(stretches, gate, 0, text.length);
       let leetWords = 0;
-      let spacedRun = 0;
-      let longestSpacedRun = 0;
-      let lastUnitEnd = -1;
-      /** One-character units (a letter, a Han character) close together with only spacing between. */
-      const markUnit = (unitStart: number) => {
-        const gap = unitStart - lastUnitEnd;
-        let spacedOnly = lastUnitEnd >= 0 && gap >= 1 && gap <= 3;
-        for (let k = lastUnitEnd; spacedOnly && k < unitStart; k++) spacedOnly = SPACING.has(text.charCodeAt(k));
-        spacedRun = spacedOnly ? spacedRun + 1 : 1;
-        if (spacedRun > longestSpacedRun) longestSpacedRun = spacedRun;
-        lastUnitEnd = unitStart + 1;
-      };
+      const spacing: SpacingState = { lastUnitEnd: -1, run: 0, longest: 0 };
       let wordStart = -1;
       let hasDigit = false;
       let hash = 0;
@@ -297,27 +306,27 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
         }
         if (wordStart >= 0) {
           const length = index - wordStart;
-          if (length === 1) markUnit(wordStart);
+          if (length === 1) markUnit(spacing, text, wordStart);
           else {
-            lastUnitEnd = -1;
+            spacing.lastUnitEnd = -1;
             if (length <= MAX_TRIGGER_LENGTH) {
               if (hasDigit && isLeetWord(text, wordStart, index)) leetWords++;
               const bucket = words.get(hash);
               if (bucket !== undefined) {
                 for (const { word, gates } of bucket) {
-                  if (word.length === length && text.startsWith(word, wordStart)) for (const gate of gates) open(gate, wordStart, index);
+                  if (word.length === length && text.startsWith(word, wordStart)) for (const gate of gates) open(stretches, gate, wordStart, index);
                 }
               }
               const candidates = length >= PREFIX_KEY ? prefixes.get(prefixKey(text, wordStart)) : undefined;
-              if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(gate, wordStart, index);
+              if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(stretches, gate, wordStart, index);
             }
           }
           wordStart = -1;
         }
         if (code >= 0x3400) {
           const gates = hanGates.get(code);
-          if (gates !== undefined) for (const gate of gates) open(gate, index, index + 1);
-          if (isHanCode(code)) markUnit(index);
+          if (gates !== undefined) for (const gate of gates) open(stretches, gate, index, index + 1);
+          if (isHanCode(code)) markUnit(spacing, text, index);
         }
       }
       for (const { needle, gate } of substrings) {
@@ -331,7 +340,7 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
         if (list !== undefined) enabled.set(rule, list);
       });
       const hint = (name: HintName) => stretches[rules.length + hintNames.indexOf(name)] !== undefined;
-      return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun, leetWords };
+      return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun: spacing.longest, leetWords };
     },
   };
 }
