@@ -115,9 +115,18 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
   };
   const reached = (partition: number, lastOffset: string) => {
     const range = pending.get(partition);
-    if (range && BigInt(lastOffset) + 1n >= BigInt(range.end)) pending.delete(partition);
+    if (range && BigInt(lastOffset) + 1n >= BigInt(range.end)) {
+      pending.delete(partition);
+      consumer.pause([{ topic: options.topic, partitions: [partition] }]);
+    }
     if (pending.size === 0) settle();
   };
+
+  // Partitions with nothing to read are paused, so they are not fetched from their beginning.
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const idle = (payload.memberAssignment[options.topic] ?? []).filter((partition) => !pending.has(partition));
+    if (idle.length > 0) consumer.pause([{ topic: options.topic, partitions: idle }]);
+  });
 
   // Batches made only of control records or aborted messages never reach eachBatch; this event does.
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {

@@ -42,6 +42,7 @@ export async function runDlqList(deps: DlqDeps, options: LetterFilter & { limit?
     deps.write(JSON.stringify({ letters: shown.map((stored) => letterJson(stored, ledger.entryFor(stored))), matching: matching.length, unreadable }, null, 2));
     return shown;
   }
+  if (shown.length === 0 && unreadable.length === 0) deps.write(`(no ${letters.length === 0 ? '' : 'matching '}dead letters on ${deadLetterTopic(deps)})`);
   for (const stored of shown) deps.write(letterLine(stored, ledger.entryFor(stored) !== undefined));
   for (const entry of unreadable) deps.write(`${entry.partition}:${entry.offset}  (unreadable letter: ${entry.code}) ${entry.message}`);
   if (shown.length < matching.length) deps.write(`(${shown.length} newest of ${matching.length} matching letters)`);
