@@ -146,21 +146,22 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
         armIdleTimer();
         const range = pending.get(batch.partition);
         if (!range) return;
-        for (const message of batch.messages) {
-          const offset = BigInt(message.offset);
-          if (offset < next.get(batch.partition)! || offset >= BigInt(range.end)) continue;
-          next.set(batch.partition, offset + 1n);
-          await options.onRecord(toStoredRecord(batch.partition, message));
+        try {
+          for (const message of batch.messages) {
+            const offset = BigInt(message.offset);
+            if (offset < next.get(batch.partition)! || offset >= BigInt(range.end)) continue;
+            next.set(batch.partition, offset + 1n);
+            await options.onRecord(toStoredRecord(batch.partition, message));
+          }
+          reached(batch.partition, batch.lastOffset());
+        } catch (error) {
+          // A failing onRecord ends the read with its error; kafkajs would retry the batch forever.
+          settle(error);
         }
-        reached(batch.partition, batch.lastOffset());
       },
     });
     for (const range of pending.values()) consumer.seek({ topic: options.topic, partition: range.partition, offset: range.start });
     await finished;
-  } catch (error) {
-    // A failing onRecord (a bug, an unreadable registry) must stop the read, not hang it.
-    settle(error);
-    throw error;
   } finally {
     clearTimeout(idleTimer);
     await consumer.disconnect();
