@@ -365,3 +365,38 @@ export async function createPublisher(options: { kafka: Kafka; serde: Serde; nam
     close: () => producer.disconnect(),
   };
 }
+
+/**
+ * Produces several messages as one Kafka transaction: all become visible together or none do.
+ * One transactional id per role, so a second instance fences a stale first one (zombie fencing).
+ */
+export interface TransactionalPublisher {
+  publishAll(messages: ReadonlyArray<{ topic: TopicName; key: string; value: unknown }>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTransactionalPublisher(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; stage: string; transactionalId: string }): Promise<TransactionalPublisher> {
+  const producer = options.kafka.producer({ ...PRODUCER_CONFIG, transactionalId: `${options.naming.prefix}${options.transactionalId}` });
+  await producer.connect();
+  return {
+    async publishAll(messages) {
+      const encoded = await Promise.all(messages.map(async (message) => ({
+        topic: physicalTopic(options.naming, message.topic),
+        messages: [{
+          key: message.key,
+          value: await options.serde.encode(message.topic, message.value as never),
+          headers: standardHeaders({ stage: options.stage, naming: options.naming, serde: options.serde, topic: message.topic, value: message.value }),
+        }],
+      })));
+      const transaction = await producer.transaction();
+      try {
+        await transaction.sendBatch({ acks: -1, topicMessages: encoded });
+        await transaction.commit();
+      } catch (error) {
+        await transaction.abort().catch(() => {});
+        throw error;
+      }
+    },
+    close: () => producer.disconnect(),
+  };
+}

@@ -330,3 +330,18 @@ export const deadLetterAvro = {
     { name: 'tenant', ...nullableString },
   ],
 };
+
+export const monitorStateAvro = {
+  type: 'record',
+  name: 'MonitorState',
+  namespace: NAMESPACE,
+  doc: "The monitor's memory of one topic (compacted by key): the last window it requested.",
+  fields: [
+    { name: 'tenant', type: 'string' },
+    { name: 'topic_id', type: 'string' },
+    { name: 'last_run_id', type: 'string' },
+    { name: 'last_window_since', type: 'string' },
+    { name: 'last_window_until', type: 'string' },
+    { name: 'fired_at', type: 'string' },
+  ],
+};

@@ -14,6 +14,7 @@ const FIXTURES: Array<[TopicName, string, unknown]> = [
   ['scored-results', 'scored run-end marker', scoredRunEndFixture()],
   ['ingest-normalized', 'ingest batch', ingestBatchFixture()],
   ['dead-letters', 'dead letter', deadLetterFixture()],
+  ['monitor-state', 'monitor state', { tenant: 'acme', topic_id: 'ai-browser', last_run_id: 'run-20260425t023000z-0a1b2c3d', last_window_since: '2026-04-24T00:00:00Z', last_window_until: '2026-04-25T00:00:00Z', fired_at: '2026-04-25T00:00:01Z' }],
 ];
 
 /** Field paths of an Avro schema: records recurse, unions with null unwrap, arrays look at their items. */

@@ -218,3 +218,13 @@ export const deadLetterSchema = z.object({
   tenant: id.nullable(),
 });
 export type DeadLetter = z.infer<typeof deadLetterSchema>;
+
+export const monitorStateSchema = z.object({
+  tenant: id,
+  topic_id: id,
+  last_run_id: runId,
+  last_window_since: isoDateTime,
+  last_window_until: isoDateTime,
+  fired_at: isoDateTime,
+});
+export type MonitorState = z.infer<typeof monitorStateSchema>;

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Pipeline } from '../runtime/pipeline.ts';
 import { topicKey } from '../runtime/ids.ts';
 import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
-import { createPublisher, type RunningService } from '../runtime/runner.ts';
+import { readCompactedTopic } from '../runtime/compacted-state.ts';
+import { createTransactionalPublisher, type RunningService } from '../runtime/runner.ts';
 import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
 import { createMonitor } from './monitor/monitor.ts';
 
@@ -21,22 +22,35 @@ export interface RunningStages {
   crashed: Promise<{ service: string; error: Error }>;
 }
 
-export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: StageOptions & { monitorIntervalMs?: number } = {}): Promise<RunningStages> {
+export interface RunStagesOptions extends StageOptions {
+  monitorIntervalMs?: number;
+  /** The monitor's clock (tests drive the schedule with it). */
+  clock?: () => Date;
+}
+
+export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: RunStagesOptions = {}): Promise<RunningStages> {
   const consumers: RunningService[] = [];
   for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline, options));
   await Promise.all(consumers.map((service) => service.ready));
 
   let stopMonitor = async () => {};
   if (names.includes('monitor')) {
-    const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'monitor' });
+    const publisher = await createTransactionalPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'monitor', transactionalId: 'skrya-monitor' });
     const monitor = createMonitor({
       dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
       logger: pipeline.logger.child({ service: 'monitor' }),
-      publish: (request) => publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request),
+      state: await readCompactedTopic({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, topic: 'monitor-state' }),
+      publish: (request, state) => {
+        const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
+        return publisher.publishAll([
+          { topic: 'retrieval-requests', key, value: request },
+          { topic: 'monitor-state', key, value: state },
+        ]);
+      },
     });
-    let running: Promise<unknown> = monitor.tick(new Date());
+    let running: Promise<unknown> = monitor.tick(options.clock?.() ?? new Date());
     const timer = setInterval(() => {
-      running = running.then(() => monitor.tick(new Date()));
+      running = running.then(() => monitor.tick(options.clock?.() ?? new Date()));
     }, options.monitorIntervalMs ?? 30_000);
     stopMonitor = async () => {
       clearInterval(timer);

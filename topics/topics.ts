@@ -2,11 +2,11 @@
  * The topic table: every Kafka topic Skrya uses, with its partitions, retention, value contract
  * and dead-letter topic. Topic, subject and group names are made here and nowhere else.
  */
-import { deadLetterAvro, ingestBatchAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro } from '../schemas/avro.ts';
-import { deadLetterSchema, ingestBatchSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema } from '../schemas/messages.ts';
+import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro } from '../schemas/avro.ts';
+import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema } from '../schemas/messages.ts';
 import type { z } from 'zod';
 
-export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters';
+export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters' | 'monitor-state';
 
 export interface TopicSpec<S extends z.ZodType = z.ZodType> {
   name: TopicName;
@@ -67,6 +67,16 @@ export const TOPICS = {
     keyFormat: '<tenant>/<topic-id>',
     avro: deadLetterAvro,
     contract: deadLetterSchema,
+    deadLetterTopic: null,
+  },
+  'monitor-state': {
+    name: 'monitor-state',
+    partitions: 1,
+    // Compacted: the latest state per <tenant>/<topic-id> is kept forever, older ones are cleaned.
+    config: { 'cleanup.policy': 'compact', 'min.cleanable.dirty.ratio': '0.1', 'segment.ms': String(DAY_MS) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: monitorStateAvro,
+    contract: monitorStateSchema,
     deadLetterTopic: null,
   },
 } as const satisfies Record<TopicName, TopicSpec>;

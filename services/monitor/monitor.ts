@@ -9,7 +9,7 @@ import { ingestDir, listTopics, sourcesFile } from '../../runtime/data-paths.ts'
 import { describeError } from '../../runtime/errors.ts';
 import { resolveInside } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import type { RetrievalRequest } from '../../schemas/messages.ts';
+import type { MonitorState, RetrievalRequest } from '../../schemas/messages.ts';
 import { LATEST_FILE } from '../sink/batch-sink.ts';
 import { buildRetrievalRequest } from './build-request.ts';
 import { isDue } from './cadence.ts';
@@ -30,9 +30,20 @@ export function lastRunUntil(dataRoot: string, tenant: string, topicId: string):
   }
 }
 
-export function createMonitor(options: { dataRoot: string; logger: Logger; publish: (request: RetrievalRequest) => Promise<void> }) {
-  // Windows already requested in this process, so a tick before the sink wrote the run does not re-fire it.
-  const requestedUntil = new Map<string, string>();
+export interface MonitorOptions {
+  dataRoot: string;
+  logger: Logger;
+  /**
+   * Emits the request and the topic's new state together (one Kafka transaction in the service),
+   * so a restart can neither fire a window twice nor skip one.
+   */
+  publish: (request: RetrievalRequest, state: MonitorState) => Promise<void>;
+  /** The state read back from the monitor-state topic at start-up, by `<tenant>/<topic-id>`. */
+  state?: Map<string, MonitorState>;
+}
+
+export function createMonitor(options: MonitorOptions) {
+  const state = options.state ?? new Map<string, MonitorState>();
   return {
     async tick(now: Date): Promise<TickReport> {
       const report: TickReport = { emitted: [], skipped: [] };
@@ -40,11 +51,20 @@ export function createMonitor(options: { dataRoot: string; logger: Logger; publi
         const key = `${tenant}/${topicId}`;
         try {
           const topic = loadSourcesFile(sourcesFile(options.dataRoot, tenant, topicId));
-          const last = [requestedUntil.get(key), lastRunUntil(options.dataRoot, tenant, topicId)].filter((value): value is string => Boolean(value)).sort().at(-1) ?? null;
+          // Kafka state first; a topic it has never seen may have runs from before (the files say).
+          const last = state.get(key)?.last_window_until ?? lastRunUntil(options.dataRoot, tenant, topicId);
           if (!isDue(topic.cadence, last, now)) continue;
           const request = buildRetrievalRequest({ tenant, topicId, topic, now, trigger: 'SCHEDULE', lastRunUntil: last });
-          await options.publish(request);
-          requestedUntil.set(key, request.time_window.until);
+          const next: MonitorState = {
+            tenant,
+            topic_id: topicId,
+            last_run_id: request.run_id,
+            last_window_since: request.time_window.since,
+            last_window_until: request.time_window.until,
+            fired_at: now.toISOString(),
+          };
+          await options.publish(request, next);
+          state.set(key, next);
           report.emitted.push({ tenant, topicId, runId: request.run_id });
         } catch (error) {
           const problem = describeError(error);

@@ -15,8 +15,7 @@ import { createPublisher, type Publisher } from '../../runtime/runner.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
 import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
-import type { StageOptions } from '../../services/catalog.ts';
-import { runStages, type RunningStages, type ServiceName } from '../../services/run-services.ts';
+import { runStages, type RunStagesOptions, type RunningStages, type ServiceName } from '../../services/run-services.ts';
 import { physicalTopic, type TopicName } from '../../topics/topics.ts';
 import { testConfig } from './kafka-context.ts';
 import { readMessages } from './kafka-context.ts';
@@ -27,7 +26,7 @@ export interface Harness {
   pipeline: Pipeline;
   dataRoot: string;
   publisher: Publisher;
-  start(stages: readonly ServiceName[], options?: StageOptions): Promise<RunningStages>;
+  start(stages: readonly ServiceName[], options?: RunStagesOptions): Promise<RunningStages>;
   addTopic(tenant: string, topicId: string, fixture: string): void;
   request(tenant: string, topicId: string, window?: { since: string; until: string }): Promise<RetrievalRequest>;
   latest(tenant: string, topicId: string): string;
