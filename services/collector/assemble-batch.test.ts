@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ingestBatchSchema, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
-import { requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
+import { positionOf, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
 import { AGREEMENT_BONUS_PER_SOURCE } from './dedupe/agreement.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
 
@@ -19,6 +19,7 @@ function item(id: string, fields: Partial<ScoredItem> = {}): ScoredItem {
     content: `Body ${id}`,
     summary: null,
     sources: [{ provider: fields.producer_name ?? 'rss_feed', url, item_id: id }],
+    position: positionOf(id),
     ...fields,
   });
 }

@@ -33,8 +33,9 @@ function countVerdicts(items: readonly ScoredItem[]): Pick<RunCounts, 'accepted'
 }
 
 export function assembleBatch(run: ClosedRun): IngestBatch {
-  // Redelivered messages carry the same deterministic id: keep one of each.
-  const unique = [...new Map(run.items.map((item) => [item.id, item])).values()].sort(providerOrder);
+  // A redelivered message repeats its place in the run (response and position): keep one of each.
+  // Two feeds carrying the same story are two places, so they merge below and are counted as such.
+  const unique = [...new Map(run.items.map((item) => [`${item.response_sequence}/${item.position}`, item])).values()].sort(providerOrder);
   const kept = unique.filter((item) => item.verdict !== 'DROPPED');
 
   const clusters = dedupeItems(kept.map((item) => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/runner.ts';
 import { ingestBatchSchema, type IngestBatch, type ScoredItem, type ScoredResult } from '../../schemas/messages.ts';
-import { scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../../test/fixtures/messages.ts';
+import { positionOf, scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createCollector } from './handler.ts';
 
 const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
@@ -23,7 +23,7 @@ function incoming(value: ScoredResult, partition: number, offset: number): Incom
 function itemMessage(id: string, runId = 'run-a', fields: Partial<ScoredItem> = {}): ScoredResult {
   const url = `https://example.com/${id}`;
   const base = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
-  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], ...fields }) };
+  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], position: positionOf(id), ...fields }) };
 }
 
 function marker(runId = 'run-a'): ScoredResult {

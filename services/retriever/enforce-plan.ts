@@ -2,7 +2,8 @@
  * The source router's plan (spec 004), made binding on a run: the request is mapped to router
  * input, and the resulting plan decides the web provider chain, the counter-evidence queries, the
  * number of searches each source may spend, how many rounds (sub-queries) run, and when searching
- * stops. Feeds and named pages are direct fetches, not searches: the plan never limits them.
+ * stops. Feeds, named pages and named note folders are direct fetches of what the operator listed,
+ * not searches: the plan never limits them.
  */
 import type { Capability } from '../../schemas/ingest.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
@@ -39,9 +40,9 @@ const SKILL_BY_PROVIDER: Partial<Record<SearchProvider, string>> = {
 /** Results that satisfy a stop rule: high-confidence means a tier-1 or tier-2 host. */
 const HIGH_CONFIDENCE_TIER = 2;
 
+/** The plan source a call spends from; null for direct fetches, which are never budgeted. */
 export function sourceOf(call: PlannedCall): SourceType | null {
   if (call.counterEvidence) return 'counter';
-  if (call.capability === 'local_file') return 'local_file';
   if (SEARCH_CAPABILITIES.includes(call.capability)) return 'web';
   return null;
 }
@@ -51,7 +52,7 @@ export function sourceOf(call: PlannedCall): SourceType | null {
  * 10 searches); null when nothing is searched. `connectableSkills` are the skills that can reach
  * their provider now (serving, with credentials): only they enter the fallback chain.
  */
-export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySet<string>, options: { webBound?: boolean } = {}): RoutePlan | null {
+export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySet<string>): RoutePlan | null {
   if (request.plan_json !== null) return routePlanSchema.parse(JSON.parse(request.plan_json));
   const hasWeb = request.capabilities.some((capability) => SEARCH_CAPABILITIES.includes(capability));
   const hasLocal = request.capabilities.includes('local_file');
@@ -60,9 +61,9 @@ export function planFor(request: RetrievalRequest, connectableSkills: ReadonlySe
   const connectable = (Object.entries(SKILL_BY_PROVIDER) as Array<[SearchProvider, string]>)
     .filter(([, skill]) => connectableSkills.has(skill))
     .map(([provider]) => provider);
-  // A tool bound at run time searches the web too; the router only knows its named providers, so
-  // web stays in the plan through them and the binding runs ahead of the chain.
-  const providers = connectable.length === 0 && options.webBound ? (Object.keys(SKILL_BY_PROVIDER) as SearchProvider[]) : connectable;
+  // With none connectable, web stays in the plan all the same: a tool bound at run time may serve
+  // it, and otherwise each provider reports, in plain words, that it cannot be connected.
+  const providers = connectable.length > 0 ? connectable : (Object.keys(SKILL_BY_PROVIDER) as SearchProvider[]);
   return routeSources({
     ...task,
     primary_subject: request.queries[0] ?? request.topic_id,

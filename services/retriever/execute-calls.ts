@@ -143,7 +143,10 @@ function toStatus(tally: ProviderTally): ProviderStatus {
   const base = { provider: tally.provider, capability: tally.capability, calls: tally.calls, results: tally.results };
   if (tally.succeeded) return { ...base, status: 'ok', code: null, message: tally.note };
   const error = tally.firstError ?? { code: 'NOT_CONFIGURED', message: `no provider for ${tally.capability} is available` };
-  if (error.code === 'NOT_CONFIGURED') return { ...base, status: 'not_connected', code: error.code, message: `${NOT_CONNECTED_MESSAGE}: ${error.message}` };
+  if (error.code === 'NOT_CONFIGURED') {
+    const message = error.message.startsWith(NOT_CONNECTED_MESSAGE) ? error.message : `${NOT_CONNECTED_MESSAGE}: ${error.message}`;
+    return { ...base, status: 'not_connected', code: error.code, message };
+  }
   return { ...base, status: 'error', code: error.code, message: error.message };
 }
 

@@ -56,7 +56,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
       const localRoot = topicDir(options.dataRoot, request.tenant, request.topic_id);
       const connectable = new Set(options.registry.list().filter((skill) => skill.missingCredentials.length === 0).map((skill) => skill.declaration.name));
       const bindings = new Map((options.bindings ?? []).map((binding) => [`${BINDING_PREFIX}${binding.capability}`, binding]));
-      const plan = planFor(request, connectable, { webBound: [...bindings.values()].some((binding) => binding.capability === 'web_search' || binding.capability === 'news_search') });
+      const plan = planFor(request, connectable);
       const chain = plan ? webChain(plan, connectable) : null;
       const chains: Partial<Record<Capability, readonly string[]>> = chain ? { web_search: chain } : {};
       for (const binding of bindings.values()) chains[binding.capability] = [`${BINDING_PREFIX}${binding.capability}`, ...(chains[binding.capability] ?? PROVIDER_CHAINS[binding.capability])];
