@@ -78,6 +78,21 @@ describe('replayTopic', () => {
     expect(second.report.runs[0]).toMatchObject({ original: 'found', counts: { original: 1, replayed: 1, unchanged: 1, new: 0 } });
   });
 
+  it('compares each replayed run with the predecessor the live sink used, and copies no other original run', async () => {
+    const first = await replay(RUN_A, { replayId: 'first' });
+    const originals = path.join(ingestDir(root, 'acme', 'kafka-news'), 'normalized');
+    fs.mkdirSync(originals, { recursive: true });
+    fs.copyFileSync(path.join(first.dir, first.report.runs[0]!.file), path.join(originals, path.basename(first.report.runs[0]!.file)));
+    const originalA = fs.readFileSync(path.join(originals, path.basename(first.report.runs[0]!.file)), 'utf8');
+
+    const onlyB = await replay(RUN_B, { replayId: 'only-b' });
+    expect(listing(onlyB.dir).filter((file) => file.startsWith('normalized/'))).toEqual(['normalized/20261130T100000000Z.json']);
+    const documentB = JSON.parse(fs.readFileSync(path.join(onlyB.dir, 'latest-ingest.json'), 'utf8')) as { changes: { previous_run_id: string | null } };
+    expect(documentB.changes.previous_run_id).toBe('run-a');
+    // The original is untouched by the replay that linked it.
+    expect(fs.readFileSync(path.join(originals, path.basename(first.report.runs[0]!.file)), 'utf8')).toBe(originalA);
+  });
+
   it('replaces an earlier replay of the same id whole, so no file of it survives', async () => {
     await replay([...RUN_A, ...RUN_B]);
     await replay(RUN_A);

@@ -58,6 +58,32 @@ function readOriginal(file: string): OriginalDocument {
   }
 }
 
+/**
+ * Links the topic's original runs into the staging folder, so each replayed run's "changes since
+ * the previous run" compares with the predecessor the live sink used (a replayed run overwrites
+ * its own). Returns the linked names; those not replayed are removed again afterwards.
+ */
+function seedOriginalRuns(originals: string, staging: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(resolveInside(originals, 'normalized')).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const target = resolveInside(staging, 'normalized');
+  fs.mkdirSync(target, { recursive: true });
+  for (const name of names) {
+    const from = resolveInside(originals, 'normalized', name);
+    try {
+      // The sink replaces files by rename, never in place, so a link never changes the original.
+      fs.linkSync(from, resolveInside(target, name));
+    } catch {
+      fs.copyFileSync(from, resolveInside(target, name));
+    }
+  }
+  return names.map((name) => `normalized/${name}`);
+}
+
 /** Puts the staged folder where the replay belongs; an older replay of the same id is removed. */
 function swapIn(staging: string, target: string): void {
   const retired = `${staging}.retired`;
@@ -83,6 +109,8 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
   const staging = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(staging, { recursive: true });
   try {
+    const originals = ingestDir(deps.dataRoot, request.tenant, request.topicId);
+    const seeded = seedOriginalRuns(originals, staging);
     const result = await replayStages({
       records,
       serde: deps.serde,
@@ -91,7 +119,9 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
       targetDir: staging,
       onProgress: (done, total) => onProgress({ phase: 'replay', done, total }),
     });
-    const originals = ingestDir(deps.dataRoot, request.tenant, request.topicId);
+    const replayedFiles = new Set(result.runs.map((run) => run.file));
+    for (const file of seeded) if (!replayedFiles.has(file)) fs.rmSync(resolveInside(staging, file));
+    if (replayedFiles.size === 0) fs.rmSync(resolveInside(staging, 'normalized'), { recursive: true, force: true });
     const diffs = result.runs.map((run) => diffRun(
       { runId: run.runId, file: run.file },
       readOriginal(resolveInside(originals, run.file)),

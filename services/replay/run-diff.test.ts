@@ -40,6 +40,13 @@ describe('diffRun', () => {
     expect(diff.counts.replayed).toBe(replayed.length);
   });
 
+  it('compares the scorer\'s content hash when the documents carry it', () => {
+    const withHash = (name: string, hash: string, overrides: Partial<Item> = {}) => ({ ...item(name, overrides), content_hash: hash });
+    expect(diffRun(RUN, found([withHash('a', 'h1') as Item]), doc([withHash('a', 'h2') as Item])).changed[0]).toMatchObject({ changes: ['content'], original: { content_hash: 'h1' }, replayed: { content_hash: 'h2' } });
+    // Same hash, same id: a display-only difference (quarantine markers) is no content change.
+    expect(diffRun(RUN, found([withHash('a', 'h1') as Item]), doc([withHash('a', 'h1', { content: 'sanitized' }) as Item])).counts.changed).toBe(0);
+  });
+
   it('names what changed, with the old and new values', () => {
     const diff = diffRun(RUN, found([item('a'), item('b'), item('gone')]), doc([item('a', { score: 0.9 }), item('b', { verdict: 'downweighted', content: 'New body' }), item('fresh')]));
     expect(diff.rescored).toEqual([{ key: 'https://example.com/a', title: 'Title a', original_score: 0.5, replayed_score: 0.9 }]);

@@ -1,7 +1,7 @@
 /**
  * What a replay changed in one run: its replayed document against the original
  * normalized/<timestamp>.json of the same run, item by item, matched by canonical URL (the item id
- * when an item has no URL). New, changed (text or verdict), removed and rescored items, each list
+ * when an item has no URL). New, changed (content hash or verdict), removed and rescored items, each list
  * in key order, so the same two documents always give the same diff.
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +14,8 @@ const documentSchema = z.object({
     title: z.string(),
     url: z.string().nullable(),
     canonical_url: z.string().nullable(),
+    /** The scorer's hash of the item's text; documents written before it was added lack it. */
+    content_hash: z.string().optional(),
     content: z.string().nullable(),
     summary: z.string().nullable(),
     verdict: z.string(),
@@ -59,9 +61,9 @@ export interface RunDiff {
   rescored: RescoredItem[];
 }
 
-/** The text a reader of the document sees: title, content and summary. */
+/** The scorer's content hash, or for older documents a hash of the text they show. */
 function contentHash(item: DocumentItem): string {
-  return createHash('sha256').update(JSON.stringify([item.title, item.content, item.summary])).digest('hex').slice(0, 32);
+  return item.content_hash ?? createHash('sha256').update(JSON.stringify([item.title, item.content, item.summary])).digest('hex').slice(0, 32);
 }
 
 /** Items by match key; a key seen twice in one document gets #2, #3 … in document order. */

@@ -163,14 +163,24 @@ describe('skrya replay', () => {
     expect(progress.filter((event) => event.phase === 'replay').at(-1)).toEqual({ phase: 'replay', done: 5, total: 5 });
   });
 
+  it('replays a later run alone and still reports its changes against the run before it', async () => {
+    const summary = await replay({ since: at(10), until: at(20), replayId: 'only-b' });
+    expect(summary.report.runs.map((run) => run.run_id)).toEqual(['run-b']);
+    const file = summary.report.runs[0]!.file;
+    expect(listFiles(summary.dir).filter((name) => name.startsWith('normalized/'))).toEqual([file]);
+    const replayed = fs.readFileSync(path.join(summary.dir, file), 'utf8');
+    expect((JSON.parse(replayed) as { changes: { previous_run_id: string } }).changes.previous_run_id).toBe('run-a');
+    expect(replayed).toBe(fs.readFileSync(path.join(ingestDir(harness.dataRoot, TENANT, TOPIC), file), 'utf8'));
+  });
+
   it('writes byte-identical files when the same range is replayed again', async () => {
     const first = await replay({ since: at(0), until: at(20) });
     const before = filesOf(first.dir);
     const second = await replay({ since: at(0), until: at(20) });
     expect(second.dir).toBe(first.dir);
     expect(filesOf(second.dir)).toEqual(before);
-    // No staging folder is left beside the replay.
-    expect(fs.readdirSync(path.dirname(first.dir))).toEqual([first.report.replay_id]);
+    // No staging folder is left beside the replays.
+    expect(fs.readdirSync(path.dirname(first.dir)).sort()).toEqual(['only-b', first.report.replay_id].sort());
   });
 
   it.each([
