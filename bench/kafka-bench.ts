@@ -12,9 +12,9 @@ import { loadConfig } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../runtime/pipeline.ts';
 import { HEADERS, PRODUCER_CONFIG } from '../runtime/runner.ts';
-import { TOPICS, physicalTopic, valueSubject, type TopicName } from '../topics/topics.ts';
+import { TOPICS, TOPIC_NAMES, physicalTopic, valueSubject, type TopicName } from '../topics/topics.ts';
 import type { z } from 'zod';
-import { sleep } from './measure.ts';
+import { cpuShareSince, sleep } from './measure.ts';
 
 type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
 
@@ -36,6 +36,7 @@ export async function createBenchContext(label: string): Promise<BenchContext> {
   const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: `bench-${label}` }), clientId: `bench-${label}` });
   const admin = pipeline.kafka.admin();
   await admin.connect();
+  await untilTopicsServed(admin, TOPIC_NAMES.map((name) => physicalTopic(pipeline.naming, name)));
   return {
     label,
     pipeline,
@@ -45,15 +46,43 @@ export async function createBenchContext(label: string): Promise<BenchContext> {
     async createExtraTopic(name, partitions = 6) {
       const topic = `${prefix}${name}`;
       await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }], waitForLeaders: true });
+      await untilTopicsServed(admin, [topic]);
       return topic;
     },
     async close() {
       const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
       await admin.deleteTopics({ topics }).catch(() => {});
       await admin.disconnect();
+      await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((name) => valueSubject(pipeline.naming, name)));
       fs.rmSync(dataRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * New topics can be briefly unknown to the broker's partition leaders after creation (more so
+ * while other topics are being deleted): wait until every partition answers a ListOffsets.
+ */
+async function untilTopicsServed(admin: Admin, topics: readonly string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      for (const topic of topics) await admin.fetchTopicOffsets(topic);
+      return;
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
+/** Removes the subjects a benchmark registered, so repeated runs do not pile up schemas (best effort). */
+export async function deleteSubjects(registryUrl: string, subjects: readonly string[]): Promise<void> {
+  for (const subject of subjects) {
+    for (const query of ['', '?permanent=true']) {
+      await fetch(`${registryUrl}/subjects/${encodeURIComponent(subject)}${query}`, { method: 'DELETE' }).catch(() => undefined);
+    }
+  }
 }
 
 export interface EncodedMessage {
@@ -104,39 +133,36 @@ export async function topicCount(admin: Admin, topic: string): Promise<number> {
 }
 
 export interface FlowWatch {
-  /** performance.now() of the first poll that saw new output, and how many were there then. */
-  firstAt: number;
-  firstCount: number;
+  /** performance.now() when the consumer joined its group (consumption starts), and of the last poll. */
+  startAt: number;
   lastAt: number;
   count: number;
   timedOut: boolean;
   /** Share of that time this process's event loop was busy: near 1 = CPU-bound here, low = waiting on the broker. */
   busy: number;
+  /** CPU seconds this process got per wall second (all its threads): well under `busy` = other processes took the cores. */
+  cpuShare: number;
 }
 
 const POLL_MS = 20;
 
 /**
- * Polls the topic's high watermarks until `expected` messages beyond `baseline` are there (or the
- * timeout passes). The rate is taken between the first poll that saw output and the last, so
- * group join and connection set-up are not counted.
+ * Waits for the consumer to join (`joined`), then polls the topic's high watermarks until
+ * `expected` messages beyond `baseline` are there (or the timeout passes). Timing starts at the
+ * join, not at the first output: stages flush in bursts of up to 500 records, so a first-to-last
+ * output window would leave out the work behind the first burst.
  */
-export async function watchOutput(admin: Admin, topic: string, options: { baseline: number; expected: number; timeoutMs: number }): Promise<FlowWatch> {
-  const deadline = performance.now() + options.timeoutMs;
-  let firstAt = Number.NaN;
-  let firstCount = 0;
-  let firstLoop = performance.eventLoopUtilization();
+export async function watchOutput(admin: Admin, topic: string, options: { joined: Promise<void>; baseline: number; expected: number; timeoutMs: number }): Promise<FlowWatch> {
+  await options.joined;
+  const startAt = performance.now();
+  const loopAtStart = performance.eventLoopUtilization();
+  const cpuAtStart = process.cpuUsage();
+  const deadline = startAt + options.timeoutMs;
   for (;;) {
     const count = (await topicCount(admin, topic)) - options.baseline;
     const now = performance.now();
-    if (count > 0 && Number.isNaN(firstAt)) {
-      firstAt = now;
-      firstCount = count;
-      firstLoop = performance.eventLoopUtilization();
-    }
-    const timedOut = now > deadline;
-    if (count >= options.expected || timedOut) {
-      return { firstAt, firstCount, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(firstLoop).utilization };
+    if (count >= options.expected || now > deadline) {
+      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt) };
     }
     await sleep(POLL_MS);
   }
@@ -145,17 +171,18 @@ export async function watchOutput(admin: Admin, topic: string, options: { baseli
 export interface FlowRate {
   inputs: number;
   outputs: number;
-  /** Seconds between the first and the last output seen. */
+  /** Seconds from the consumer joining its group to the last output. */
   seconds: number;
   inputsPerSecond: number;
   outputsPerSecond: number;
   timedOut: boolean;
   busy: number;
+  cpuShare: number;
 }
 
-/** Output rate between first and last output, converted to inputs by the flow's fan-out. */
+/** Output rate from join to last output, converted to inputs by the flow's fan-out. */
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
-  const seconds = (watch.lastAt - watch.firstAt) / 1000;
-  const outputsPerSecond = seconds > 0 ? (watch.count - watch.firstCount) / seconds : Number.NaN;
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy };
+  const seconds = (watch.lastAt - watch.startAt) / 1000;
+  const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare };
 }

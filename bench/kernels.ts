@@ -14,6 +14,7 @@ import { screenItem, type ScreenInput } from '../services/scorer/injection/scree
 import { canonicalUrl } from '../services/scorer/ranking/canonical-url.ts';
 import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } from '../services/scorer/ranking/score-item.ts';
 import { TOPICS, TOPIC_NAMES, valueSubject, type TopicName } from '../topics/topics.ts';
+import { deleteSubjects } from './kafka-bench.ts';
 import { measureRate, measureRateAsync, type RateSample } from './measure.ts';
 import { HOSTS, INJECTIONS, createRandom, paragraph, pick, sentence } from './payloads.ts';
 import { generateRuns, rawMessagesOf, scoreInProcess } from './stages.ts';
@@ -25,15 +26,6 @@ export interface KernelFigures {
   scoreItem: RateSample;
   itemScorerBulk: RateSample;
   dedupeItems: RateSample & { items: number; clusters: number };
-}
-
-/** Removes the subjects a benchmark registered, so repeated runs do not pile up schemas (best effort). */
-export async function deleteSubjects(registryUrl: string, subjects: readonly string[]): Promise<void> {
-  for (const subject of subjects) {
-    for (const query of ['', '?permanent=true']) {
-      await fetch(`${registryUrl}/subjects/${encodeURIComponent(subject)}${query}`, { method: 'DELETE' }).catch(() => undefined);
-    }
-  }
 }
 
 async function avroFigures(): Promise<KernelFigures['avro']> {

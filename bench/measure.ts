@@ -85,3 +85,9 @@ export function machineInfo(): MachineInfo {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds (user + system, all threads) since `since`, per wall second of `wallMs`. */
+export function cpuShareSince(since: NodeJS.CpuUsage, wallMs: number): number {
+  const used = process.cpuUsage(since);
+  return wallMs > 0 ? (used.user + used.system) / 1000 / wallMs : Number.NaN;
+}

@@ -23,6 +23,7 @@ export async function runPassthrough(context: BenchContext, options: { inputTopi
     maxBytes: 32 * 1024 * 1024,
     maxBytesPerPartition: 16 * 1024 * 1024,
   });
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
   await producer.connect();
   await consumer.connect();
   await consumer.subscribe({ topic: options.inputTopic, fromBeginning: true });
@@ -49,7 +50,7 @@ export async function runPassthrough(context: BenchContext, options: { inputTopi
 
   try {
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 3, eachBatch });
-    const watch = await watchOutput(context.admin, options.outputTopic, { baseline, expected: options.inputs, timeoutMs: options.timeoutMs });
+    const watch = await watchOutput(context.admin, options.outputTopic, { joined, baseline, expected: options.inputs, timeoutMs: options.timeoutMs });
     return flowRate(watch, options.inputs, options.inputs);
   } finally {
     await consumer.disconnect();

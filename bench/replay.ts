@@ -10,7 +10,7 @@ import type { RawResult, ScoredResult } from '../schemas/messages.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import { createScorer } from '../services/scorer/handler.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { memorySample, round, type MemorySample } from './measure.ts';
+import { cpuShareSince, memorySample, round, type MemorySample } from './measure.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 
 const POOL_RUNS = 100;
@@ -23,6 +23,8 @@ export interface ReplayFigures {
   scoredMessages: number;
   seconds: number;
   itemsPerSecond: number;
+  /** CPU seconds per wall second: under 1 means other processes took part of the core. */
+  cpuShare: number;
   memory: MemorySample[];
 }
 
@@ -44,6 +46,7 @@ export function benchReplay(options: { rawItems: number }): ReplayFigures {
   let scoredMessages = 0;
   let offset = 0;
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   for (let runNumber = 0; runNumber <= totalRuns; runNumber++) {
     if (checkpoints.includes(runNumber)) memory.push(memorySample(runNumber * itemsPerRun, performance.now() - started));
     if (runNumber === totalRuns) break;
@@ -60,5 +63,6 @@ export function benchReplay(options: { rawItems: number }): ReplayFigures {
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, batches, scoredMessages, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, memory };
+  const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
+  return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, batches, scoredMessages, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
 }

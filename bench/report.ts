@@ -40,7 +40,7 @@ function stageRows(name: string, input: string, figures: StageFigures): Row[] {
   const { passthrough, stage } = figures;
   return [
     [`bare kafkajs passthrough of the ${name}'s input`, `${formatNumber(passthrough.medianMessagesPerSecond)} msg/s (median of ${passthrough.repetitions.length}; ${formatNumber(figures.inputs)} ${input})`, 'the limit', ''],
-    [`${name} alone`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}`, '', ''],
+    [`${name} alone`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}, CPU ${formatNumber(stage.cpuShare)} s/s`, '', ''],
     [`${name} / passthrough`, formatNumber(figures.ratio), `≥ ${SCORER_RATIO_AIM}`, met(figures.ratio >= SCORER_RATIO_AIM)],
   ];
 }
@@ -51,7 +51,7 @@ export function renderTable(results: BenchResults): string {
   if (scorer) rows.push(...stageRows('scorer', 'raw-results messages, 10 results each', scorer));
   if (collector) rows.push(...stageRows('collector', 'scored-results messages', collector));
   if (pipeline) {
-    rows.push(['whole pipeline: raw-results → files (scorer + collector + sink, one process)', `${formatNumber(pipeline.itemsPerSecond)} items/s (${formatNumber(pipeline.items)} items in ${formatNumber(pipeline.seconds)} s; first file after ${formatNumber(pipeline.firstFileAfterMs)} ms; event loop busy ${percent(pipeline.busy)})`, '', '']);
+    rows.push(['whole pipeline: raw-results → files (scorer + collector + sink, one process)', `${formatNumber(pipeline.itemsPerSecond)} items/s (${formatNumber(pipeline.items)} items in ${formatNumber(pipeline.seconds)} s; first file after ${formatNumber(pipeline.firstFileAfterMs)} ms; event loop busy ${percent(pipeline.busy)}, CPU ${formatNumber(pipeline.cpuShare)} s/s)`, '', '']);
   }
   if (latency) {
     for (const level of latency.levels) {
@@ -62,7 +62,7 @@ export function renderTable(results: BenchResults): string {
   }
   if (replay) {
     const memory = replay.memory.map((sample) => `${formatNumber(sample.items / 1000)}k: ${formatNumber(sample.rssMb)} MB`).join(', ');
-    rows.push([`replay, in-process scorer → collector handlers (no Kafka), ${formatNumber(replay.rawItems)} raw items`, `${formatNumber(replay.itemsPerSecond)} items/s; RSS ${memory}`, 'RSS flat', met(replayMemoryFlat(replay))]);
+    rows.push([`replay, in-process scorer → collector handlers (no Kafka), ${formatNumber(replay.rawItems)} raw items`, `${formatNumber(replay.itemsPerSecond)} items/s (CPU ${formatNumber(replay.cpuShare)} s/s); RSS ${memory}`, 'RSS flat', met(replayMemoryFlat(replay))]);
   }
   if (kernels) {
     for (const [name, avro] of Object.entries(kernels.avro)) {

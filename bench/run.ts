@@ -32,11 +32,11 @@ interface BenchOptions {
 
 const DEFAULTS: BenchOptions = {
   only: [...SECTIONS],
-  runs: 200,
-  collectorCopies: 1,
+  runs: 100,
+  collectorCopies: 2,
   rates: [100, 250, 500, 1_000, 2_000],
   latencySeconds: 15,
-  replayItems: 100_000,
+  replayItems: 10_000,
 };
 
 function positiveInteger(name: string, text: string): number {

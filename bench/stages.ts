@@ -11,7 +11,7 @@ import { createScorer } from '../services/scorer/handler.ts';
 import { createBatchSink } from '../services/sink/batch-sink.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
-import { median, round, sleep } from './measure.ts';
+import { cpuShareSince, median, round, sleep } from './measure.ts';
 import { runPassthrough } from './passthrough.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 
@@ -111,7 +111,7 @@ async function measureStageAgainstPassthrough<T extends TopicName>(context: Benc
   const service = await startStage(context, options.service, options.handler);
   let stage: FlowRate;
   try {
-    stage = await orCrash(watchOutput(context.admin, outputTopic, { baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
+    stage = await orCrash(watchOutput(context.admin, outputTopic, { joined: service.ready, baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
   } finally {
     await service.stop();
   }
@@ -130,24 +130,27 @@ async function measureStageAgainstPassthrough<T extends TopicName>(context: Benc
 export interface StageBenchOptions {
   runs: number;
   responsesPerRun: number;
-  /** The collector gets this many relabelled copies of the scorer's runs. */
+  /** The collector's runs are runs / collectorCopies scored runs, each relabelled this many times. */
   collectorCopies: number;
 }
 
 export async function benchScorerAlone(options: StageBenchOptions): Promise<StageFigures> {
-  const raw = rawMessagesOf(generateRuns('scorer', options.runs, options.responsesPerRun));
-  const { scored, items } = scoreInProcess(raw);
+  const generated = generateRuns('scorer', options.runs, options.responsesPerRun);
+  const raw = rawMessagesOf(generated);
+  // One scored message per result (dropped ones too) and one run-end marker per run.
+  const items = generated.reduce((sum, run) => sum + run.items, 0);
   const context = await createBenchContext('scorer');
   try {
     await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
-    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: raw.length, expectedOutputs: scored.length, items });
+    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: raw.length, expectedOutputs: items + generated.length, items });
   } finally {
     await context.close();
   }
 }
 
 export async function benchCollectorAlone(options: StageBenchOptions): Promise<StageFigures> {
-  const raw = rawMessagesOf(generateRuns('collector', options.runs, options.responsesPerRun));
+  // Scoring in-process is slow (it is the scorer's whole cost): score a share and relabel copies.
+  const raw = rawMessagesOf(generateRuns('collector', Math.ceil(options.runs / options.collectorCopies), options.responsesPerRun));
   const scored = relabelRuns(scoreInProcess(raw).scored, options.collectorCopies);
   const runs = scored.filter((message) => message.value.kind === 'RUN_END').length;
   const items = scored.length - runs;
@@ -172,6 +175,7 @@ export interface PipelineFigures {
   firstFileAfterMs: number;
   /** Share of the time this process's event loop was busy (all three stages share it). */
   busy: number;
+  cpuShare: number;
 }
 
 /** scorer + collector + sink over pre-produced raw results, until every run's files are written. */
@@ -192,12 +196,14 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
     await scorer.ready;
     const started = performance.now();
     const loopAtStart = performance.eventLoopUtilization();
+    const cpuAtStart = process.cpuUsage();
     const deadline = started + STAGE_TIMEOUT_MS;
     await orCrash((async () => {
       while (written.length < generated.length && performance.now() < deadline) await sleep(20);
     })(), services);
     if (written.length < generated.length) throw new Error(`pipeline wrote ${written.length} of ${generated.length} runs within ${STAGE_TIMEOUT_MS} ms`);
     const busy = performance.eventLoopUtilization(loopAtStart).utilization;
+    const cpuShare = cpuShareSince(cpuAtStart, performance.now() - started);
     const seconds = (Math.max(...written) - started) / 1000;
     return {
       runs: generated.length,
@@ -208,6 +214,7 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
       rawMessagesPerSecond: raw.length / seconds,
       firstFileAfterMs: round(Math.min(...written) - started, 1),
       busy: round(busy, 3),
+      cpuShare: round(cpuShare, 3),
     };
   } finally {
     for (const service of services) await service.stop();
