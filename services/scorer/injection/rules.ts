@@ -190,7 +190,9 @@ export const TEXT_RULES: Rule[] = compile([
   { id: 'address.to-any-ai', technique: 'ai_address', weight: 0.5,
     source: `\\b(?:to|for)\\s+(?:any|all|every|each)\\s+(?:other\\s+)?(?:[\\w-]+\\s+){0,2}?${AI_WHO}\\b` },
   { id: 'address.ai-reading-this', technique: 'ai_address', weight: 0.55,
-    source: `\\b${AI_WHO}\\s+(?:[\\w-]+\\s+){0,3}?(?:${READING_VERB}|setting\\s+(?:this|it)\\s+up|that\\s+(?:reads?|process(?:es)?|summari[sz]es?|sees?|combines?|condenses?))\\b` },
+    // Addressed to an AI reading *this* text or serving a person: the verb must point at the page or
+    // at someone, not at a task in general ("browser assistants for summarising" is a description).
+    source: `\\b${AI_WHO}\\s+(?:[\\w-]+\\s+){0,3}?(?:(?:${READING_VERB})\\s+(?:this|these|it|the\\s+(?:page|text|article|document|content|post|email|following|above|below)|some(?:one|body)|any(?:one|body)|(?:a|the)\\s+(?:user|person|customer|reader|human)|users|people|humans)\\b|setting\\s+(?:this|it)\\s+up|that\\s+(?:reads?|process(?:es)?|summari[sz]es?|sees?|combines?|condenses?)\\b)` },
   { id: 'address.any-ai-that', technique: 'ai_address', weight: 0.5,
     source: `\\bany\\s+(?:ai\\s+|llm\\s+|automated\\s+)?(?:assistant|agent|model|llm|chatbot|bot|tool|system|crawler|summari[sz]er|software)s?\\s+(?:that|which|who)\\s+(?:reads?|process(?:es)?|summari[sz]es?|combines?|condenses?|uses?|cites?|answers?|indexes|crawls?|sees?)\\b` },
   { id: 'address.on-behalf-of-user', technique: 'ai_address', weight: 0.5,
@@ -419,7 +421,7 @@ export const TEXT_RULES: Rule[] = compile([
   { id: 'role.tool-output', technique: 'role_spoof', weight: 0.35,
     source: `(?:^|\\n)[ \\t]*(?:tool\\s+(?:output|result|response)|function\\s+(?:output|result)|observation|工具返回|工具[输輸]出|函[数數]返回)\\s*:|\\{\\s*["'](?:tool|function_call|tool_calls|tool_call_id)["']\\s*:` },
   { id: 'delimiter.end-of-context', technique: 'delimiter_spoof', weight: 0.4,
-    source: `(?:\\[|<|={2,}|-{2,}|#|\\*{2,}|【|\\()\\s*(?:end\\s+of\\s+(?:the\\s+)?(?:document|context|article|input|user\\s+input|data|content|page|email|search\\s+results?|tool\\s+output|untrusted\\s+content|text|excerpt|conversation|system\\s+prompt)|(?:document|context|input|content)\\s+ends?)\\s*(?:\\]|>|={2,}|-{2,}|#|\\*{2,}|】|\\))|<\\/(?:document|context|data|content|untrusted|search_results|tool_output|user_input|article|email|webpage|retrieved)>|(?:文档|文檔|上下文|[输輸]入)(?:到此)?(?:[结結]束)\\s*(?:\\]|】|-|=)` },
+    source: `(?:\\[|<|={2,}|-{2,}|#|\\*{2,}|【|\\()\\s*(?:end\\s+of\\s+(?:the\\s+)?(?:document|context|article|input|user\\s+input|data|content|page|email|search\\s+results?|tool\\s+output|untrusted\\s+content|text|excerpt|conversation|system\\s+prompt)|(?:document|context|input|content)\\s+ends?)\\s*(?:\\]|>|={2,}|-{2,}|#|\\*{2,}|】|\\))|<\\/(?:document|context|untrusted|search_results|tool_output|user_input|email|webpage|retrieved)>|(?:文档|文檔|上下文|[输輸]入)(?:到此)?(?:[结結]束)\\s*(?:\\]|】|-|=)` },
 ]);
 
 /** Rules for text whose spaces an obfuscator removed ("i g n o r e a l l ..." read back as one word). */
