@@ -3,6 +3,7 @@
  * schema registry, with the zod contract checked on both sides. Every failure becomes a SkryaError
  * whose code tells the runner whether to dead-letter (permanent) or retry (registry down).
  */
+import avro from 'avsc';
 import { SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { SkryaError, describeError } from './errors.ts';
 import { TOPICS, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
@@ -55,6 +56,9 @@ async function setSubjectCompatibility(registryUrl: string, subject: string): Pr
 export async function createSerde(options: { registry: SchemaRegistry; registryUrl: string; naming: TopicNaming; topics: readonly TopicName[] }): Promise<Serde> {
   const { registry, registryUrl, naming } = options;
   const ids = new Map<TopicName, number>();
+  // Parsed once: the reader type per topic, and a resolver per (topic, writer schema id).
+  const readers = new Map<TopicName, avro.Type>();
+  const resolvers = new Map<string, avro.Resolver | null>();
   for (const topic of options.topics) {
     const subject = valueSubject(naming, topic);
     const schema = JSON.stringify(TOPICS[topic].avro);
@@ -62,6 +66,7 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
       await setSubjectCompatibility(registryUrl, subject);
       const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject, compatibility: SUBJECT_COMPATIBILITY as never });
       ids.set(topic, id);
+      readers.set(topic, avro.Type.forSchema(TOPICS[topic].avro as avro.Schema));
     } catch (error) {
       if (error instanceof SkryaError) throw error;
       const code = isRegistryUnavailable(error) ? 'REGISTRY_UNAVAILABLE' : 'SCHEMA_INVALID';
@@ -92,12 +97,30 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
       if (bytes.length < WIRE_HEADER_BYTES || bytes[0] !== WIRE_MAGIC_BYTE) {
         throw new SkryaError('UNDECODABLE', `not Confluent wire format: expected magic byte 0 and a 4-byte schema id, got ${bytes.length} bytes starting ${bytes.subarray(0, 5).toString('hex') || '(empty)'}`);
       }
+      const reader = readers.get(topic);
+      if (!reader) throw new SkryaError('UNKNOWN_SCHEMA', `no schema registered for topic ${topic} in this serde`);
+      const writerId = bytes.readUInt32BE(1);
+      const resolverKey = `${topic}/${writerId}`;
+      if (!resolvers.has(resolverKey)) {
+        let writer: avro.Type;
+        try {
+          writer = (await registry.getSchema(writerId)) as unknown as avro.Type;
+        } catch (error) {
+          if (isNotFound(error)) throw new SkryaError('UNKNOWN_SCHEMA', `schema id ${writerId} is unknown to the registry`, { cause: error });
+          if (isRegistryUnavailable(error)) throw new SkryaError('REGISTRY_UNAVAILABLE', `the registry could not be reached to decode: ${describeError(error)}`, { cause: error });
+          throw new SkryaError('UNDECODABLE', `schema id ${writerId} could not be used: ${describeError(error)}`, { cause: error });
+        }
+        try {
+          resolvers.set(resolverKey, reader.equals(writer) ? null : reader.createResolver(writer));
+        } catch (error) {
+          throw new SkryaError('UNDECODABLE', `schema id ${writerId} is not a ${topic} schema: ${describeError(error)}`, { cause: error });
+        }
+      }
       let decoded: unknown;
       try {
-        decoded = await registry.decode(bytes, { [SchemaType.AVRO]: { readerSchema: TOPICS[topic].avro as never } });
+        const resolver = resolvers.get(resolverKey);
+        decoded = resolver ? reader.fromBuffer(bytes.subarray(WIRE_HEADER_BYTES), resolver) : reader.fromBuffer(bytes.subarray(WIRE_HEADER_BYTES));
       } catch (error) {
-        if (isNotFound(error)) throw new SkryaError('UNKNOWN_SCHEMA', `schema id ${bytes.readUInt32BE(1)} is unknown to the registry`, { cause: error });
-        if (isRegistryUnavailable(error)) throw new SkryaError('REGISTRY_UNAVAILABLE', `the registry could not be reached to decode: ${describeError(error)}`, { cause: error });
         throw new SkryaError('UNDECODABLE', `Avro decoding failed (truncated or foreign payload): ${describeError(error)}`, { cause: error });
       }
       const parsed = TOPICS[topic].contract.safeParse(decoded);
