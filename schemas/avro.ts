@@ -345,3 +345,16 @@ export const monitorStateAvro = {
     { name: 'fired_at', type: 'string' },
   ],
 };
+
+export const tenantUsageAvro = {
+  type: 'record',
+  name: 'TenantUsageClaim',
+  namespace: NAMESPACE,
+  doc: "One run a retriever counted against its tenant's daily request quota; the log's order decides the run's rank that day.",
+  fields: [
+    { name: 'tenant', type: 'string' },
+    { name: 'day', type: 'string' },
+    { name: 'run_id', type: 'string' },
+    { name: 'claimed_at', type: 'string' },
+  ],
+};

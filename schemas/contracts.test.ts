@@ -15,6 +15,7 @@ const FIXTURES: Array<[TopicName, string, unknown]> = [
   ['ingest-normalized', 'ingest batch', ingestBatchFixture()],
   ['dead-letters', 'dead letter', deadLetterFixture()],
   ['monitor-state', 'monitor state', { tenant: 'acme', topic_id: 'ai-browser', last_run_id: 'run-20260425t023000z-0a1b2c3d', last_window_since: '2026-04-24T00:00:00Z', last_window_until: '2026-04-25T00:00:00Z', fired_at: '2026-04-25T00:00:01Z' }],
+  ['tenant-usage', 'usage claim', { tenant: 'acme', day: '2026-04-25', run_id: 'run-20260425t023000z-0a1b2c3d', claimed_at: '2026-04-25T02:30:01Z' }],
 ];
 
 /** Field paths of an Avro schema: records recurse, unions with null unwrap, arrays look at their items. */
@@ -60,6 +61,8 @@ describe('contracts: Avro and zod agree', () => {
     ['retrieval-requests', { ...retrievalRequestFixture(), time_window: { since: '2026-04-26T00:00:00Z', until: '2026-04-25T00:00:00Z' } }, 'time_window'],
     ['raw-results', { ...rawResponseFixture(), response: null }, 'response'],
     ['scored-results', { ...scoredItemMessageFixture(), item: { ...scoredItemMessageFixture().item, score: 1.5 } }, 'item'],
+    ['tenant-usage', { tenant: '../globex', day: '2026-04-25', run_id: 'run-1', claimed_at: '2026-04-25T02:30:01Z' }, 'tenant'],
+    ['tenant-usage', { tenant: 'acme', day: '25/04/2026', run_id: 'run-1', claimed_at: '2026-04-25T02:30:01Z' }, 'day'],
   ] as const)('%s: the zod contract refuses a message whose %s breaks a semantic rule', (topic, value, field) => {
     const result = TOPICS[topic].contract.safeParse(value);
     expect(result.success).toBe(false);

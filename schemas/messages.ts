@@ -228,3 +228,14 @@ export const monitorStateSchema = z.object({
   fired_at: isoDateTime,
 });
 export type MonitorState = z.infer<typeof monitorStateSchema>;
+
+/** A UTC calendar day, YYYY-MM-DD: the unit of a tenant's daily request quota. */
+export const utcDaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC day, YYYY-MM-DD');
+
+export const tenantUsageSchema = z.object({
+  tenant: id,
+  day: utcDaySchema,
+  run_id: runId,
+  claimed_at: isoDateTime,
+});
+export type TenantUsage = z.infer<typeof tenantUsageSchema>;

@@ -2,19 +2,22 @@
  * The topic table: every Kafka topic Skrya uses, with its partitions, retention, value contract
  * and dead-letter topic. Topic, subject and group names are made here and nowhere else.
  */
-import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro } from '../schemas/avro.ts';
-import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema } from '../schemas/messages.ts';
+import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro, tenantUsageAvro } from '../schemas/avro.ts';
+import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema, tenantUsageSchema } from '../schemas/messages.ts';
 import type { z } from 'zod';
 
-export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters' | 'monitor-state';
+export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters' | 'monitor-state' | 'tenant-usage';
 
 export interface TopicSpec<S extends z.ZodType = z.ZodType> {
   name: TopicName;
   partitions: number;
   /** Kafka topic configs applied on creation. */
   config: Record<string, string>;
-  /** Keys are `<tenant>/<topic-id>`: one topic's messages share a partition and keep their order. */
-  keyFormat: '<tenant>/<topic-id>';
+  /**
+   * Keys are `<tenant>/<topic-id>`: one topic's messages share a partition and keep their order.
+   * Quota claims are keyed `<tenant>/<utc-day>`, so one tenant's claims of a day are totally ordered.
+   */
+  keyFormat: '<tenant>/<topic-id>' | '<tenant>/<utc-day>';
   avro: object;
   contract: S;
   deadLetterTopic: TopicName | null;
@@ -77,6 +80,17 @@ export const TOPICS = {
     keyFormat: '<tenant>/<topic-id>',
     avro: monitorStateAvro,
     contract: monitorStateSchema,
+    deadLetterTopic: null,
+  },
+  'tenant-usage': {
+    name: 'tenant-usage',
+    partitions: 6,
+    // A log, not compacted: the order of claims is what ranks a tenant's runs of a day. Only today
+    // and yesterday matter; three days cover a retriever that restarts around midnight.
+    config: { 'cleanup.policy': 'delete', 'retention.ms': String(3 * DAY_MS) },
+    keyFormat: '<tenant>/<utc-day>',
+    avro: tenantUsageAvro,
+    contract: tenantUsageSchema,
     deadLetterTopic: null,
   },
 } as const satisfies Record<TopicName, TopicSpec>;
