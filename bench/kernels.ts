@@ -53,7 +53,7 @@ async function avroFigures(): Promise<KernelFigures['avro']> {
       const repeatAsync = (count: number, work: () => Promise<unknown>) => async () => {
         for (let index = 0; index < count; index++) await work();
       };
-      // serde.decode rebuilds the reader type on every call (see readerTypePerCall): a tenth of the operations.
+      // Fewer operations for the slow paths (reader type rebuilt per call; serde.decode before it cached resolvers).
       const slow = Math.ceil(operations / 10);
       figures[name] = {
         bytes: wire.length,
