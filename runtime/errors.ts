@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   BLOCKED_URL: { retriable: false },
   CIRCUIT_OPEN: { retriable: true },
   NOT_CONFIGURED: { retriable: false },
+  /** A tenant used up its own daily request quota (tenant.json), not a provider's. */
+  TENANT_QUOTA_EXCEEDED: { retriable: false },
   /** 5xx or connection failure that outlasted the retries: the provider may recover later. */
   PROVIDER_UNAVAILABLE: { retriable: true },
   // Operator input.
