@@ -10,6 +10,10 @@ import { createCollector } from './collector/handler.ts';
 import type { Binding } from './retriever/bindings.ts';
 import { createRetriever } from './retriever/handler.ts';
 import { createServiceSkillRegistry } from './retriever/service-registry.ts';
+import { builtinSkills } from './retriever/skills/builtin-skills.ts';
+import { createSkillRegistry } from './retriever/skills/registry.ts';
+import { createKafkaUsageLedger } from './retriever/tenancy/kafka-usage-ledger.ts';
+import { createTenantRegistries } from './retriever/tenancy/tenant-registries.ts';
 import { createScorer } from './scorer/handler.ts';
 import { createBatchSink } from './sink/batch-sink.ts';
 import { createRawSink } from './sink/raw-sink.ts';
@@ -22,11 +26,33 @@ export interface StageOptions {
   bindings?: readonly Binding[];
 }
 
-async function handlerFor(service: ConsumerService, pipeline: Pipeline, options: StageOptions): Promise<Handler<TopicName>> {
+interface Stage {
+  handler: Handler<TopicName>;
+  /** How often the runner asks for periodic outcomes (the retriever hands out finished runs this way). */
+  tickIntervalMs?: number;
+  /** Resources the stage owns beyond its consumer and producer. */
+  close?: () => Promise<void>;
+}
+
+async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: StageOptions): Promise<Stage> {
+  const logger = pipeline.logger.child({ service: 'retriever' });
+  const registry = await createServiceSkillRegistry(pipeline);
+  const registries = createTenantRegistries({
+    processEnv: pipeline.providerEnv,
+    shared: registry,
+    build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills }),
+  });
+  const ledger = await createKafkaUsageLedger({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, logger });
+  return {
+    handler: createRetriever({ registry, registries, ledger, dataRoot, logger, bindings: options.bindings ?? [] }) as Handler<TopicName>,
+    tickIntervalMs: 25,
+    close: () => ledger.close(),
+  };
+}
+
+async function handlerFor(service: Exclude<ConsumerService, 'retriever'>, pipeline: Pipeline): Promise<Handler<TopicName>> {
   const dataRoot = path.resolve(pipeline.config.SKRYA_DATA_ROOT);
   switch (service) {
-    case 'retriever':
-      return createRetriever({ registry: await createServiceSkillRegistry(pipeline), dataRoot, bindings: options.bindings ?? [] }) as Handler<TopicName>;
     case 'scorer':
       return createScorer() as Handler<TopicName>;
     case 'collector':
@@ -39,13 +65,22 @@ async function handlerFor(service: ConsumerService, pipeline: Pipeline, options:
 }
 
 export async function startConsumerService(service: ConsumerService, pipeline: Pipeline, options: StageOptions = {}): Promise<RunningService> {
-  return startService({
+  const stage: Stage = service === 'retriever' ? await retrieverStage(pipeline, path.resolve(pipeline.config.SKRYA_DATA_ROOT), options) : { handler: await handlerFor(service, pipeline) };
+  const running = await startService({
     service,
     kafka: pipeline.kafka,
     serde: pipeline.serde,
     naming: pipeline.naming,
     logger: pipeline.logger,
-    handler: await handlerFor(service, pipeline, options),
+    handler: stage.handler,
+    ...(stage.tickIntervalMs ? { tickIntervalMs: stage.tickIntervalMs } : {}),
     onOutcome: (name, outcome, code) => pipeline.metrics.messages.outcomes.inc({ service: name, outcome, code: code ?? '' }),
   });
+  return {
+    ...running,
+    async stop() {
+      await running.stop();
+      await stage.close?.();
+    },
+  };
 }

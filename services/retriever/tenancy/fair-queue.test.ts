@@ -108,6 +108,17 @@ describe('createFairQueue', () => {
     expect(runs.started).toEqual(['cancelled', 'after']);
   });
 
+  it('an abandoned run emits nothing and keeps its offset held', async () => {
+    const queue = createFairQueue(options(async () => null));
+    const item = request('acme', 'abandoned', 'acme/a', 5);
+    queue.enqueue(item);
+    await turns();
+    expect(queue.drain()).toEqual([]);
+    queue.drain();
+    expect(queue.heldFrom(5)).toBe(item.offset);
+    expect(queue.load().running).toBe(0);
+  });
+
   it('makes the reader wait while maxQueued requests wait', async () => {
     const runs = controlledRuns();
     const queue = createFairQueue(options(runs.run, { maxRunsInFlight: 1, maxQueued: 2 }));

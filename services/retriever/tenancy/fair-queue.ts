@@ -27,8 +27,11 @@ export interface FairQueueOptions<T> {
   maxRunsPerTenant: number;
   /** Requests held in memory before the reader is made to wait. */
   maxQueued: number;
-  /** Does one run. Must settle; a rejection is a bug and stops the queue's input loudly. */
-  run(item: QueuedRun<T>, signal: AbortSignal): Promise<Outcome[]>;
+  /**
+   * Does one run: its outcomes, or null when it was abandoned (the service is stopping) and must be
+   * redone from its held offset. A rejection is a bug and stops the queue's input loudly.
+   */
+  run(item: QueuedRun<T>, signal: AbortSignal): Promise<Outcome[] | null>;
 }
 
 export interface FairQueue<T> {
@@ -109,8 +112,8 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
     const signal = cancel.signal;
     void options.run(item, signal).then(
       (outcomes) => {
-        // A cancelled run's outcomes are dropped: its offset stays held and the request is redone.
-        if (!signal.aborted) finished.push({ partition: item.partition, offset: BigInt(item.offset), outcomes });
+        // An abandoned or cancelled run's outcomes are dropped: its offset stays held and the request is redone.
+        if (outcomes !== null && !signal.aborted) finished.push({ partition: item.partition, offset: BigInt(item.offset), outcomes });
       },
       (error: unknown) => {
         failure ??= error;
