@@ -128,7 +128,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
 
     const quota = await decideQuota(ledger, { tenant: original.tenant, day: utcDay(original.requested_at), runId: original.run_id }, config.quotas.requests_per_day);
     if (!quota.admitted) {
-      options.logger?.info({ tenant: original.tenant, runId: original.run_id, counted: quota.counted, limit: quota.limit }, 'tenant quota exceeded; the run closes without provider calls');
+      options.logger?.info({ tenant: original.tenant, runId: original.run_id, requests: quota.requests, limit: quota.limit }, 'tenant quota exceeded; the run closes without provider calls');
       return closeWith(quotaExceededStatus(quota));
     }
 

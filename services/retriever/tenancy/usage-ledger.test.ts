@@ -47,7 +47,7 @@ describe('decideQuota', () => {
     const ledger = countingLedger();
     const decisions = [];
     for (const runId of ['r1', 'r2', 'r3', 'r4']) decisions.push(await decideQuota(ledger, claim(runId), 2));
-    expect(decisions).toEqual([{ admitted: true }, { admitted: true }, { admitted: false, counted: 2, limit: 2 }, { admitted: false, counted: 2, limit: 2 }]);
+    expect(decisions).toEqual([{ admitted: true }, { admitted: true }, { admitted: false, requests: 3, limit: 2 }, { admitted: false, requests: 3, limit: 2 }]);
     // Runs past a full day are refused from what was read, without a claim.
     expect(ledger.claims).toBe(2);
   });
@@ -57,12 +57,12 @@ describe('decideQuota', () => {
     await ledger.claim(claim('early'));
     await ledger.claim(claim('late'));
     expect(await decideQuota(ledger, claim('early'), 1)).toEqual({ admitted: true });
-    expect(await decideQuota(ledger, claim('late'), 1)).toEqual({ admitted: false, counted: 1, limit: 1 });
+    expect(await decideQuota(ledger, claim('late'), 1)).toEqual({ admitted: false, requests: 2, limit: 1 });
   });
 
   it.each([
     [null, { admitted: true }, 0],
-    [0, { admitted: false, counted: 0, limit: 0 }, 0],
+    [0, { admitted: false, requests: 1, limit: 0 }, 0],
   ])('limit %j decides %j with %i claims', async (limit, expected, claims) => {
     const ledger = countingLedger();
     expect(await decideQuota(ledger, claim('r1'), limit)).toEqual(expected);
@@ -77,6 +77,6 @@ describe('decideQuota', () => {
   });
 
   it('says why in the run status', () => {
-    expect(quotaExceededStatus({ admitted: false, counted: 50, limit: 50 })).toMatchObject({ status: 'skipped', code: 'TENANT_QUOTA_EXCEEDED', message: 'quota exceeded: 50 requests today, limit 50', calls: 0 });
+    expect(quotaExceededStatus({ admitted: false, requests: 51, limit: 50 })).toMatchObject({ status: 'skipped', code: 'TENANT_QUOTA_EXCEEDED', message: 'quota exceeded: 51 requests today, limit 50', calls: 0 });
   });
 });

@@ -69,7 +69,8 @@ export function createMemoryUsageLedger(): UsageLedger {
 
 export type QuotaDecision =
   | { admitted: true }
-  | { admitted: false; counted: number; limit: number };
+  /** `requests`: the tenant's requests today counting this one, as far as the log has been read. */
+  | { admitted: false; requests: number; limit: number };
 
 /**
  * Whether a run may start under its tenant's daily limit (null = unlimited, nothing claimed). A run
@@ -79,8 +80,8 @@ export type QuotaDecision =
 export async function decideQuota(ledger: UsageLedger, claim: UsageClaim, limit: number | null): Promise<QuotaDecision> {
   if (limit === null) return { admitted: true };
   const place = ledger.placeOf(claim) ?? (ledger.counted(claim.tenant, claim.day) >= limit ? null : await ledger.claim(claim));
-  if (place === null) return { admitted: false, counted: ledger.counted(claim.tenant, claim.day), limit };
-  return place <= limit ? { admitted: true } : { admitted: false, counted: place - 1, limit };
+  if (place === null) return { admitted: false, requests: ledger.counted(claim.tenant, claim.day) + 1, limit };
+  return place <= limit ? { admitted: true } : { admitted: false, requests: place, limit };
 }
 
 /** Statuses a run carries for what its tenant's settings did to it, beside the providers' own. */
@@ -92,7 +93,7 @@ export function quotaExceededStatus(decision: Extract<QuotaDecision, { admitted:
     capability: '*',
     status: 'skipped',
     code: 'TENANT_QUOTA_EXCEEDED',
-    message: `quota exceeded: ${decision.counted} requests today, limit ${decision.limit}`,
+    message: `quota exceeded: ${decision.requests} requests today, limit ${decision.limit}`,
     calls: 0,
     results: 0,
   };
