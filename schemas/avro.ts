@@ -51,6 +51,15 @@ const providerStatus = {
   ],
 };
 
+/** What every run-end marker reports about the run as a whole. */
+const runSummaryFields = [
+  { name: 'started_at', type: 'string' },
+  { name: 'finished_at', type: 'string' },
+  { name: 'provider_status', type: { type: 'array', items: providerStatus } },
+  { name: 'degradation_log_json', type: 'string', default: '[]' },
+  { name: 'plan_json', ...nullableString, doc: 'The source-router plan the retriever enforced (spec 004 output), as JSON.' },
+];
+
 const reason = {
   type: 'record',
   name: 'Reason',
@@ -231,11 +240,7 @@ export const rawResultAvro = {
         name: 'RunEnd',
         fields: [
           { name: 'response_count', type: 'int' },
-          { name: 'started_at', type: 'string' },
-          { name: 'finished_at', type: 'string' },
-          { name: 'provider_status', type: { type: 'array', items: providerStatus } },
-          { name: 'degradation_log_json', type: 'string', default: '[]' },
-          { name: 'plan_json', ...nullableString, doc: 'The source-router plan the retriever enforced (spec 004 output), as JSON.' },
+          ...runSummaryFields,
         ],
       }],
     },
@@ -264,11 +269,7 @@ export const scoredResultAvro = {
         fields: [
           { name: 'item_messages', type: 'int', doc: 'How many ITEM messages the scorer emitted for this run before this marker.' },
           { name: 'counts', type: runCounts },
-          { name: 'started_at', type: 'string' },
-          { name: 'finished_at', type: 'string' },
-          { name: 'provider_status', type: { type: 'array', items: providerStatus } },
-          { name: 'degradation_log_json', type: 'string', default: '[]' },
-          { name: 'plan_json', ...nullableString, doc: 'The source-router plan the retriever enforced (spec 004 output), as JSON.' },
+          ...runSummaryFields,
         ],
       }],
     },

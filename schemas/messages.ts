@@ -85,13 +85,18 @@ const providerResponseSchema = z.object({
 });
 export type ProviderResponse = z.infer<typeof providerResponseSchema>;
 
-const runEndSchema = z.object({
-  response_count: count,
+/** What every run-end marker reports about the run as a whole. */
+const runSummary = {
   started_at: isoDateTime,
   finished_at: isoDateTime,
   provider_status: z.array(providerStatusSchema),
   degradation_log_json: z.string(),
   plan_json: z.string().nullable(),
+};
+
+const runEndSchema = z.object({
+  response_count: count,
+  ...runSummary,
 });
 
 const runScoped = { tenant: id, topic_id: id, run_id: runId, request: requestContextSchema, producer: producerSchema };
@@ -168,11 +173,7 @@ export type RunCounts = z.infer<typeof runCountsSchema>;
 const scoredRunEndSchema = z.object({
   item_messages: count,
   counts: runCountsSchema,
-  started_at: isoDateTime,
-  finished_at: isoDateTime,
-  provider_status: z.array(providerStatusSchema),
-  degradation_log_json: z.string(),
-  plan_json: z.string().nullable(),
+  ...runSummary,
 });
 
 export const scoredResultSchema = z.discriminatedUnion('kind', [

@@ -40,3 +40,14 @@ export function braveHitToResult(hit: BraveHit, fetchedAt: string): ProviderResu
     language: hit.language ?? detectLanguage(`${title} ${snippet}`),
   };
 }
+
+/** Query parameters both Brave endpoints take (web and news search share them). */
+export function braveQuery(input: { query: string; count: number; freshness?: string | undefined; country?: string | undefined; search_lang?: string | undefined }): Record<string, string> {
+  return {
+    q: input.query,
+    count: String(input.count),
+    ...(input.freshness ? { freshness: input.freshness } : {}),
+    ...(input.country ? { country: input.country } : {}),
+    ...(input.search_lang ? { search_lang: input.search_lang } : {}),
+  };
+}

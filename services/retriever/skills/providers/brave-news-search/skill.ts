@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { skillOutputSchema } from '../../output-schema.ts';
 import { defineSkill, type RawResponse } from '../../types.ts';
 import { parseProviderJson } from '../provider-json.ts';
-import { braveHitSchema, braveHitToResult } from '../brave-format.ts';
+import { braveHitSchema, braveHitToResult, braveQuery } from '../brave-format.ts';
 import { searchFreshness, searchQuery } from '../search-input.ts';
 
 export const braveNewsSearchInput = z.object({
@@ -26,11 +26,7 @@ export const braveNewsSearchSkill = defineSkill({
   input: braveNewsSearchInput,
   output: skillOutputSchema,
   async execute(input, ctx) {
-    const query: Record<string, string> = { q: input.query, count: String(input.count) };
-    if (input.freshness) query.freshness = input.freshness;
-    if (input.country) query.country = input.country;
-    if (input.search_lang) query.search_lang = input.search_lang;
-    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/news/search', query });
+    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/news/search', query: braveQuery(input) });
     return { output: { results: parseBraveNewsResponse(raw) }, raw: [raw] };
   },
   parseResponse: parseBraveNewsResponse,

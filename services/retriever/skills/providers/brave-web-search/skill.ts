@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { skillOutputSchema } from '../../output-schema.ts';
 import { defineSkill, type RawResponse } from '../../types.ts';
 import { parseProviderJson } from '../provider-json.ts';
-import { braveHitSchema, braveHitToResult } from '../brave-format.ts';
+import { braveHitSchema, braveHitToResult, braveQuery } from '../brave-format.ts';
 import { searchFreshness, searchQuery } from '../search-input.ts';
 
 export const braveWebSearchInput = z.object({
@@ -29,11 +29,7 @@ export const braveWebSearchSkill = defineSkill({
   input: braveWebSearchInput,
   output: skillOutputSchema,
   async execute(input, ctx) {
-    const query: Record<string, string> = { q: input.query, count: String(input.count) };
-    if (input.freshness) query.freshness = input.freshness;
-    if (input.country) query.country = input.country;
-    if (input.search_lang) query.search_lang = input.search_lang;
-    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/web/search', query });
+    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/web/search', query: braveQuery(input) });
     return { output: { results: parseBraveWebResponse(raw) }, raw: [raw] };
   },
   parseResponse: parseBraveWebResponse,
