@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerStackCommand } from './stack.ts';
+import { registerTopicsCommand } from './topics.ts';
 import { registerTopicCommand } from './topic.ts';
 import { registerSourcesCommand } from './sources.ts';
 import { registerRequestCommand } from './request.ts';
@@ -17,6 +18,7 @@ import { registerScreenCommand } from './screen.ts';
 /** Every CLI command; each file adds one command (and its subcommands) to the program. */
 export const COMMANDS: Array<(program: Command) => void> = [
   registerStackCommand,
+  registerTopicsCommand,
   registerTopicCommand,
   registerSourcesCommand,
   registerRequestCommand,
