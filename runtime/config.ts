@@ -25,6 +25,11 @@ export const configSchema = z.object({
   SKRYA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A run whose end marker has not arrived this long after its last message is closed as incomplete. */
   SKRYA_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /**
+   * How long the group waits for a silent consumer before handing its partitions to another. After a
+   * kill -9 a restarted service waits this long to get its partitions back; 6 s is the broker's minimum.
+   */
+  SKRYA_CONSUMER_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).default(45_000),
   /** live = real provider HTTP; mock = the skills' recorded responses (offline demos, tests). */
   SKRYA_SKILL_ADAPTERS: z.enum(['live', 'mock']).default('live'),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),

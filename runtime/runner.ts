@@ -77,6 +77,8 @@ export interface RunnerOptions<T extends TopicName> {
   maxInputBytes?: number;
   tickIntervalMs?: number;
   fromBeginning?: boolean;
+  /** The consumer group session timeout; heartbeats go at a third of it (at most every 3 s). */
+  sessionTimeoutMs?: number;
   /** Observers for metrics and tests. */
   onOutcome?: (service: string, outcome: Outcome['kind'] | 'deadLetter', code?: string) => void;
 }
@@ -167,13 +169,14 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   const logger = options.logger.child({ service, topic: inputTopic });
   const maxInputBytes = options.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const abort = new AbortController();
+  const sessionTimeout = options.sessionTimeoutMs ?? 45_000;
 
   const producer: Producer = kafka.producer(PRODUCER_CONFIG);
   const consumer: Consumer = kafka.consumer({
     groupId: consumerGroup(naming, service),
-    sessionTimeout: 45_000,
+    sessionTimeout,
     rebalanceTimeout: 60_000,
-    heartbeatInterval: 3_000,
+    heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
     allowAutoTopicCreation: false,
     maxBytes: 32 * 1024 * 1024,
     maxBytesPerPartition: 16 * 1024 * 1024,

@@ -58,7 +58,7 @@ async function handlerFor(service: Exclude<ConsumerService, 'retriever'>, pipeli
     case 'collector':
       return createCollector({ runTimeoutMs: pipeline.config.SKRYA_RUN_TIMEOUT_MS, logger: pipeline.logger.child({ service }) }) as Handler<TopicName>;
     case 'sink':
-      return createBatchSink({ dataRoot }) as Handler<TopicName>;
+      return createBatchSink({ dataRoot, keepWrittenRuns: true }) as Handler<TopicName>;
     case 'sink-raw':
       return createRawSink({ dataRoot }) as Handler<TopicName>;
   }
@@ -74,6 +74,7 @@ export async function startConsumerService(service: ConsumerService, pipeline: P
     logger: pipeline.logger,
     handler: stage.handler,
     ...(stage.tickIntervalMs ? { tickIntervalMs: stage.tickIntervalMs } : {}),
+    sessionTimeoutMs: pipeline.config.SKRYA_CONSUMER_SESSION_TIMEOUT_MS,
     onOutcome: (name, outcome, code) => pipeline.metrics.messages.outcomes.inc({ service: name, outcome, code: code ?? '' }),
   });
   return {

@@ -101,6 +101,45 @@ describe('createBatchSink', () => {
     expect(fs.existsSync(dir())).toBe(false);
   });
 
+  describe('keepWrittenRuns (the live sink)', () => {
+    const live = (batch: IngestBatch) => createBatchSink({ dataRoot: root, keepWrittenRuns: true }).handle(message(batch), context);
+    const whole = () => ({ ...batchAt('2026-04-25T10:00:00Z', 'run-a'), items: [scoredItemFixture({ id: 'it-1', title: 'First' }), scoredItemFixture({ id: 'it-2', title: 'Second', url: 'https://example.com/2' })] });
+    const tailOnly = () => ({ ...whole(), items: whole().items.slice(1) });
+    const written = () => filesUnder(dir()).filter((name) => name.includes('.')).map((name) => [name, read(name)]);
+
+    it.each([
+      ['a part of the run (a re-read tail)', tailOnly],
+      ['the same run closed as incomplete', () => ({ ...whole(), stats: { ...whole().stats, complete: false, incomplete_reason: 'no run-end marker' } })],
+    ])('drops a later batch of a written run that differs from it: %s', async (_case, later) => {
+      await live(whole());
+      const before = written();
+      const outcomes = await live(later());
+      expect(outcomes).toEqual([{ kind: 'drop', reason: expect.stringContaining('run-a') }]);
+      expect(written()).toEqual(before);
+    });
+
+    it('rewrites every file from the same batch again (a sink killed between its writes)', async () => {
+      await live(whole());
+      const before = written();
+      fs.rmSync(path.join(dir(), LATEST_FILE));
+      fs.rmSync(path.join(dir(), DIGEST_FILE));
+      expect(await live(whole())).toEqual([]);
+      expect(written()).toEqual(before);
+    });
+
+    it('still replaces a file that holds another run with the same timestamp', async () => {
+      await live(whole());
+      await live({ ...tailOnly(), run_id: 'run-b' });
+      expect(JSON.parse(read('normalized/20260425T100000000Z.json'))).toMatchObject({ run_id: 'run-b', items: [{ id: 'it-2' }] });
+    });
+
+    it('is off by default: replays write a different batch of a run over the original', async () => {
+      await sink(whole());
+      await sink(tailOnly());
+      expect(JSON.parse(read('normalized/20260425T100000000Z.json')).items.map((item: { id: string }) => item.id)).toEqual(['it-2']);
+    });
+  });
+
   it.each([
     ['tenant', { tenant: '../x' }],
     ['topic', { topic_id: '../../x' }],

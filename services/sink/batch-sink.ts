@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { resolveInside } from '../../runtime/ids.ts';
-import type { Handler } from '../../runtime/runner.ts';
+import { drop, type Handler } from '../../runtime/runner.ts';
+import type { IngestBatch } from '../../schemas/messages.ts';
 import { compactTimestamp } from './file-names.ts';
-import { renderIngestDocument } from './ingest-document.ts';
-import { diffRuns, previousRun, renderChanges } from './run-changes.ts';
+import { ingestDocument, renderIngestDocument } from './ingest-document.ts';
+import { diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
 import { writeFileAtomic } from './write-atomic.ts';
 
 export const LATEST_FILE = 'latest-ingest.json';
@@ -20,6 +21,31 @@ export interface BatchSinkOptions {
   dataRoot: string;
   /** Where a batch lands; replays write into replays/<id>/ instead. */
   targetDir?: (tenant: string, topicId: string) => string;
+  /**
+   * The live sink: once a run's file is written, a different batch of the same run is dropped. It can
+   * only be a re-emission made of part of the run: a collector restarted from an offset inside a run it
+   * had already closed (runs of topics sharing a partition interleave) re-reads that run's tail and
+   * closes it again with only those items, and a stage upstream that is killed re-sends the tail of what
+   * it had produced. The run's first batch holds all of it. Replays leave this off: they write over the
+   * originals linked into their staging folder on purpose.
+   */
+  keepWrittenRuns?: boolean;
+}
+
+/** The document minus its comparison with the previous run, which depends on the folder, not on the batch. */
+function withoutChanges(document: object): string {
+  return JSON.stringify({ ...document, changes: null });
+}
+
+/** True when `file` holds this run already, from a batch other than this one. */
+function writtenFromAnotherBatch(file: string, batch: IngestBatch, changes: RunChanges): boolean {
+  let existing: { run_id?: unknown };
+  try {
+    existing = JSON.parse(fs.readFileSync(file, 'utf8')) as { run_id?: unknown };
+  } catch {
+    return false;
+  }
+  return existing.run_id === batch.run_id && withoutChanges(existing) !== withoutChanges(ingestDocument(batch, changes));
 }
 
 /** The requested_at of the run currently in latest-ingest.json, or null. */
@@ -40,8 +66,12 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
       const dir = target(batch.tenant, batch.topic_id);
       const stamp = compactTimestamp(batch.request.requested_at);
       const changes = diffRuns(previousRun(dir, stamp), batch.items);
+      const runFile = resolveInside(dir, 'normalized', `${stamp}.json`);
+      if (options.keepWrittenRuns && writtenFromAnotherBatch(runFile, batch, changes)) {
+        return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
+      }
       const document = renderIngestDocument(batch, changes);
-      writeFileAtomic(resolveInside(dir, 'normalized', `${stamp}.json`), document);
+      writeFileAtomic(runFile, document);
       const latest = resolveInside(dir, LATEST_FILE);
       const current = currentLatestRequestedAt(latest);
       // An older run (a late batch, a re-delivery) never replaces a newer latest.
