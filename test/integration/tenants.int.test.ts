@@ -111,7 +111,7 @@ const publish = (fleet: Fleet, request: RetrievalRequest) => fleet.publisher.pub
 
 /** The partition the producers' default partitioner gives a key on a 6-partition topic. */
 const partitioner = Partitioners.DefaultPartitioner();
-const partitionOf = (key: string) => partitioner({ topic: 'retrieval-requests', partitionMetadata: Array.from({ length: 6 }, (_unused, partitionId) => ({ partitionId, leader: 0 })), message: { key, value: null } });
+const partitionOf = (key: string) => partitioner({ topic: 'retrieval-requests', partitionMetadata: Array.from({ length: 6 }, (_unused, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] })), message: { key, value: null } });
 
 /** A Brave-compatible search API answering after `delayMs`: provider calls that take time, like real ones. */
 async function slowBrave(delayMs: number): Promise<{ origin: string; calls: () => number; close: () => void }> {
