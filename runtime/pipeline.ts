@@ -1,9 +1,10 @@
 /**
  * What every process needs before it runs a stage: config, logger, the Kafka client, topics that
- * exist, and a serde whose schemas are registered. Connecting is retried while the broker or the
- * registry is still starting.
+ * exist, and a serde whose schemas are registered. kafkajs retries the broker connection itself;
+ * the registry is waited for as long as the caller allows.
  */
 import { loadConfig, type SkryaConfig } from './config.ts';
+import { isSkryaError } from './errors.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type MessageMetrics, type SkillMetrics } from './metrics.ts';
@@ -23,7 +24,34 @@ export interface Pipeline {
   metrics: { registry: Registry; skills: SkillMetrics; messages: MessageMetrics };
 }
 
-export async function connectPipeline(options: { config?: SkryaConfig; logger?: Logger; clientId?: string; providerEnv?: Record<string, string | undefined> } = {}): Promise<Pipeline> {
+export interface ConnectOptions {
+  config?: SkryaConfig;
+  logger?: Logger;
+  clientId?: string;
+  providerEnv?: Record<string, string | undefined>;
+  /**
+   * How long to keep trying while the registry cannot be reached: services started during a registry
+   * outage wait for it (Infinity); one-off commands fail at once (0, the default).
+   */
+  registryWaitMs?: number;
+}
+
+/** Runs `connect` again, with backoff, while it fails because the registry is unreachable and time is left. */
+async function whileRegistryUnavailable<T>(connect: () => Promise<T>, waitMs: number, logger: Logger): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await connect();
+    } catch (error) {
+      if (!isSkryaError(error) || error.code !== 'REGISTRY_UNAVAILABLE' || Date.now() >= deadline) throw error;
+      const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
+      logger.warn({ code: error.code, attempt, delayMs }, 'the schema registry cannot be reached; waiting for it');
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+export async function connectPipeline(options: ConnectOptions = {}): Promise<Pipeline> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.SKRYA_LOG_LEVEL });
   const naming = namingFrom(config);
@@ -35,7 +63,12 @@ export async function connectPipeline(options: { config?: SkryaConfig; logger?: 
   } finally {
     await admin.disconnect();
   }
-  const serde = await createSerde({ registry: createRegistry(config), registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
+  const registryClient = createRegistry(config);
+  const serde = await whileRegistryUnavailable(
+    () => createSerde({ registry: registryClient, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES }),
+    options.registryWaitMs ?? 0,
+    logger,
+  );
   const registry = createMetricsRegistry(options.clientId ?? 'skrya', { collectProcessMetrics: true });
   const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry) };
   return { config, logger, kafka, serde, naming, metrics, providerEnv: options.providerEnv ?? process.env };

@@ -149,6 +149,19 @@ function standardHeaders(options: { stage: string; naming: TopicNaming; serde: S
   };
 }
 
+/** Group-protocol errors after which kafkajs re-joins the group, when they are the root cause of `error`. */
+const LOST_MEMBERSHIP = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP']);
+
+function lostMembershipCause(error: unknown): Error | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth += 1) {
+    const type = (current as { type?: unknown }).type;
+    if (typeof type === 'string' && LOST_MEMBERSHIP.has(type)) return current;
+    current = current.cause;
+  }
+  return null;
+}
+
 async function retryWhileRetriable<R>(work: () => Promise<R>, options: { isRunning: () => boolean; heartbeat: () => Promise<void>; logger: Logger; what: string }): Promise<R> {
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -286,7 +299,15 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   async function commit(partition: number, nextOffset: string): Promise<void> {
     const held = handler.heldFrom?.(partition) ?? null;
     const offset = held !== null && BigInt(held) < BigInt(nextOffset) ? held : nextOffset;
-    await consumer.commitOffsets([{ topic: inputTopic, partition, offset }]);
+    try {
+      await consumer.commitOffsets([{ topic: inputTopic, partition, offset }]);
+    } catch (error) {
+      // The group has moved on without this member (its session expired during an outage): the
+      // partition may be someone else's now. kafkajs re-joins on such an error, but from a commit it
+      // arrives wrapped as non-retriable and kafkajs crashes the consumer instead. Unwrapped, the
+      // member re-joins; what it did not commit is read again, and its outputs are idempotent.
+      throw lostMembershipCause(error) ?? error;
+    }
   }
 
   async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {

@@ -22,12 +22,13 @@ export interface Serde {
 }
 
 /** Registry failures that are not about the message: the registry is down or overloaded. */
-function isRegistryUnavailable(error: unknown): boolean {
+export function isRegistryUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  // Checked before the status: the Confluent client reports a refused or dropped connection as
+  // "status 400" with the socket error in its message, which would otherwise read as a bad request.
+  if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|Timeout/i.test(describeError(error))) return true;
   const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number') return status >= 500 || status === 408 || status === 429;
-  const text = describeError(error);
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|Timeout/i.test(text);
+  return typeof status === 'number' && (status >= 500 || status === 408 || status === 429);
 }
 
 function isNotFound(error: unknown): boolean {

@@ -15,7 +15,8 @@ export function registerRunCommand(program: Command): void {
       const names = services.includes('all') ? [...SERVICE_NAMES] : services;
       const unknown = names.filter((name) => !(SERVICE_NAMES as readonly string[]).includes(name));
       if (unknown.length > 0) throw new SkryaError('INVALID_INPUT', `unknown service ${unknown.join(', ')}: choose from ${SERVICE_NAMES.join(', ')}, or all`);
-      const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}` });
+      // A service started while the registry is down waits for it, as a running one does.
+      const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}`, registryWaitMs: Number.POSITIVE_INFINITY });
       const bindings: Binding[] = [
         ...(options.bindings ? loadBindingsFile(options.bindings, [path.resolve(pipeline.config.SKRYA_DATA_ROOT)]) : []),
         ...options.bind.map(parseBindFlag),
@@ -30,6 +31,10 @@ export function registerRunCommand(program: Command): void {
       });
       pipeline.logger.info('stopping: finishing in-flight work');
       await stages.stop();
+      // All flushed and committed. After a broker restart kafkajs's leave-group request reopens a
+      // connection to a coordinator it no longer tracks, and that socket would keep the process alive
+      // forever: whatever is still open a second from now must not keep it.
+      setTimeout(() => process.exit(), 1_000).unref();
       // A stage that died of a bug takes the process down, loudly, so its supervisor restarts it.
       if (crash) throw new SkryaError('SERVICE_CRASHED', `${crash.service} crashed: ${crash.error.message}`, { cause: crash.error });
     });

@@ -24,8 +24,11 @@ export interface ServiceProcess {
   log(): string;
   /** kill -9: no shutdown hook runs, nothing is flushed or committed. */
   kill(): Promise<void>;
-  /** SIGTERM: `skrya run` finishes in-flight work, commits and exits 0. */
-  stop(): Promise<number | string>;
+  /**
+   * SIGTERM: `skrya run` finishes in-flight work, commits and exits 0. A process still there after
+   * `timeoutMs` is killed and reported as 'hung after SIGTERM'.
+   */
+  stop(timeoutMs?: number): Promise<number | string>;
 }
 
 export interface SpawnOptions {
@@ -94,12 +97,22 @@ export function spawnService(services: string | readonly string[], options: Spaw
     hasExited: () => ended,
     log: () => output,
     async kill() {
-      if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGKILL');
+      if (!ended) process.kill(pid, 'SIGKILL');
       await exited;
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGTERM');
-      return exited;
+    async stop(timeoutMs = 30_000) {
+      if (ended) return exited;
+      process.kill(pid, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<'hung'>((resolve) => {
+        timer = setTimeout(() => resolve('hung'), timeoutMs);
+      });
+      const outcome = await Promise.race([exited, hung]);
+      clearTimeout(timer);
+      if (outcome !== 'hung') return outcome;
+      process.kill(pid, 'SIGKILL');
+      await exited;
+      return 'hung after SIGTERM';
     },
   };
 }
