@@ -31,6 +31,14 @@ export function isRegistryUnavailable(error: unknown): boolean {
   return typeof status === 'number' && (status >= 500 || status === 408 || status === 429);
 }
 
+/** True when a string anywhere in a decoded value holds U+FFFD, the mark a lenient UTF-8 decoder leaves. */
+function holdsReplacementCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\uFFFD');
+  if (Array.isArray(value)) return value.some(holdsReplacementCharacter);
+  if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) return Object.values(value).some(holdsReplacementCharacter);
+  return false;
+}
+
 function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 404;
 }
@@ -60,6 +68,7 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
   // Parsed once: the reader type per topic, and a resolver per (topic, writer schema id).
   const readers = new Map<TopicName, avro.Type>();
   const resolvers = new Map<string, avro.Resolver | null>();
+  const writers = new Map<string, avro.Type>();
   for (const topic of options.topics) {
     const subject = valueSubject(naming, topic);
     const schema = JSON.stringify(TOPICS[topic].avro);
@@ -113,16 +122,25 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
         }
         try {
           resolvers.set(resolverKey, reader.equals(writer) ? null : reader.createResolver(writer));
+          writers.set(resolverKey, writer);
         } catch (error) {
           throw new SkryaError('UNDECODABLE', `schema id ${writerId} is not a ${topic} schema: ${describeError(error)}`, { cause: error });
         }
       }
       let decoded: unknown;
+      const body = bytes.subarray(WIRE_HEADER_BYTES);
       try {
         const resolver = resolvers.get(resolverKey);
-        decoded = resolver ? reader.fromBuffer(bytes.subarray(WIRE_HEADER_BYTES), resolver) : reader.fromBuffer(bytes.subarray(WIRE_HEADER_BYTES));
+        decoded = resolver ? reader.fromBuffer(body, resolver) : reader.fromBuffer(body);
       } catch (error) {
         throw new SkryaError('UNDECODABLE', `Avro decoding failed (truncated or foreign payload): ${describeError(error)}`, { cause: error });
+      }
+      // avsc decodes invalid UTF-8 leniently, as U+FFFD. Only then (rarely) is the body checked: if it
+      // does not re-encode to the same bytes, a string was not UTF-8, and the original bytes are kept
+      // in a dead letter rather than silently rewritten.
+      if (holdsReplacementCharacter(decoded)) {
+        const writer = writers.get(resolverKey)!;
+        if (!writer.toBuffer(writer.fromBuffer(body)).equals(body)) throw new SkryaError('UNDECODABLE', `a string field of this ${topic} message is not valid UTF-8`);
       }
       const parsed = TOPICS[topic].contract.safeParse(decoded);
       if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `${topic} message breaks its contract: ${contractIssues(parsed.error)}`);
