@@ -24,14 +24,15 @@ const MARKER = 'UTF8MARKERUTF8MARKER';
 const TEN_MB = 10 * 1024 * 1024;
 const NESTING = 100_000;
 
+type InputTopic = Extract<TopicName, 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized'>;
+
 /** The stages reading each input topic. */
-const READERS: Record<Exclude<TopicName, 'dead-letters' | 'monitor-state'>, string[]> = {
+const READERS: Record<InputTopic, string[]> = {
   'retrieval-requests': ['retriever'],
   'raw-results': ['scorer', 'sink-raw'],
   'scored-results': ['collector'],
   'ingest-normalized': ['sink'],
 };
-type InputTopic = keyof typeof READERS;
 
 /** A valid value per topic, with MARKER in one of its strings (where invalid UTF-8 is planted). */
 function validValue(topic: InputTopic): unknown {
