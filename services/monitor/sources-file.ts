@@ -143,9 +143,39 @@ function withoutBom(text: string): string {
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
+/**
+ * A sources.json is a few levels deep. Far deeper nesting is refused before the parser, the schema
+ * and the checks below walk it recursively: 10 000 nested brackets would overflow the stack.
+ */
+export const MAX_NESTING = 64;
+
+/** The offset of the first bracket nested deeper than MAX_NESTING (outside strings and comments), or null. */
+function overNestedAt(text: string): number | null {
+  let depth = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '"') {
+      for (index += 1; index < text.length && text[index] !== '"'; index += 1) if (text[index] === '\\') index += 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index += 1;
+    } else if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 1;
+    } else if (char === '[' || char === '{') {
+      depth += 1;
+      if (depth > MAX_NESTING) return index;
+    } else if (char === ']' || char === '}') {
+      depth -= 1;
+    }
+  }
+  return null;
+}
+
 /** Every problem of one sources.json text; empty when it is valid. */
 export function lintSourcesText(file: string, original: string): SourcesProblem[] {
   const text = withoutBom(original);
+  const overNested = overNestedAt(text);
+  if (overNested !== null) return [{ file, ...lineAndColumn(text, overNested), field: '(syntax)', message: `nested deeper than ${MAX_NESTING} levels` }];
   const problems: SourcesProblem[] = [];
   const parseErrors: ParseError[] = [];
   const root = parseTree(text, parseErrors, { allowTrailingComma: false, disallowComments: true });
