@@ -74,14 +74,19 @@ function checkText(text: string): void {
 }
 
 /** Edits that mangle a text: cut a stretch, insert junk, repeat a stretch, swap a character. */
-const edit = fc.oneof(
+type Edit =
+  | { kind: 'cut' | 'repeat'; at: number; length: number }
+  | { kind: 'insert'; at: number; junk: string }
+  | { kind: 'swap'; at: number; char: string };
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), junk: fc.string({ unit: 'binary', maxLength: 20 }) }),
   fc.record({ kind: fc.constant('repeat' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), char: fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u0000', '\uFEFF', 'é') }),
 );
 
-function applyEdits(text: string, edits: Array<fc.Infer<typeof edit>>): string {
+function applyEdits(text: string, edits: Edit[]): string {
   let result = text;
   for (const change of edits) {
     const at = result.length === 0 ? 0 : change.at % result.length;
