@@ -75,7 +75,8 @@ function checkText(text: string): void {
 
 /** Edits that mangle a text: cut a stretch, insert junk, repeat a stretch, swap a character. */
 type Edit =
-  | { kind: 'cut' | 'repeat'; at: number; length: number }
+  | { kind: 'cut'; at: number; length: number }
+  | { kind: 'repeat'; at: number; length: number }
   | { kind: 'insert'; at: number; junk: string }
   | { kind: 'swap'; at: number; char: string };
 
