@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile } from '../../runtime/data-paths.ts';
-import { SkryaError } from '../../runtime/errors.ts';
+import { SkryaError, describeError, isSkryaError } from '../../runtime/errors.ts';
 import { assertId, topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
@@ -53,12 +53,24 @@ export function registerIngestCommand(program: Command): void {
       const tenant = assertId('tenant', options.tenant);
       const topicId = assertId('topic', options.topic);
       if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(options.producer)) throw new SkryaError('INVALID_INPUT', `--producer ${JSON.stringify(options.producer)}: use letters, digits, '.', '_' or '-' (at most 64)`);
-      const text = file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(file, 'utf8');
+      let text: string;
+      try {
+        text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+      } catch (error) {
+        throw new SkryaError('INVALID_INPUT', `cannot read ${file === '-' ? 'stdin' : file}: ${describeError(error)}`, { cause: error });
+      }
       if (text.trim() === '') throw new SkryaError('INVALID_INPUT', `${file === '-' ? 'stdin' : file} is empty: nothing to ingest`);
       const document = checkIngestDocument(text, topicId);
       const capabilities = parseCapabilities(options.capabilities) ?? (document?.capabilities.length ? document.capabilities : ['web_search']);
       // Fails early, with the reason, on output the scorer could not normalize.
-      const results = normalizeThirdPartyOutput({ skill: options.producer, body: text, contentType: document ? 'application/json' : 'text/plain', httpStatus: 0, url: null, fetchedAt: new Date().toISOString() });
+      let results: ReturnType<typeof normalizeThirdPartyOutput>;
+      try {
+        results = normalizeThirdPartyOutput({ skill: options.producer, body: text, contentType: document ? 'application/json' : 'text/plain', httpStatus: 0, url: null, fetchedAt: new Date().toISOString() });
+      } catch (error) {
+        // The operator's file, not a provider, is wrong: bad input (exit 2), like every check above.
+        if (isSkryaError(error) && !error.retriable) throw new SkryaError('INVALID_INPUT', error.message, { cause: error });
+        throw error;
+      }
 
       const config = loadConfig();
       const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, tenant, topicId));

@@ -118,6 +118,15 @@ export interface InputProblem {
   text: string;
 }
 
+/** The start of a value as JSON; a value nested too deep to serialize (100 000 brackets) is named, not thrown. */
+function preview(value: unknown): string {
+  try {
+    return String(JSON.stringify(value)?.slice(0, 80));
+  } catch {
+    return 'nested too deeply to show';
+  }
+}
+
 function describeIssue(raw: unknown, issue: z.core.$ZodIssue): InputProblem {
   if (issue.code === 'unrecognized_keys') {
     const expected = `only the fields ${list(FIELDS)}`;
@@ -127,7 +136,7 @@ function describeIssue(raw: unknown, issue: z.core.$ZodIssue): InputProblem {
   const expected = FIELD_EXPECTATIONS[field as keyof RouteInput] ?? 'a JSON object with the router input fields';
   const value = valueAt(raw, issue.path);
   const label = pathLabel(issue.path) || 'input';
-  const shown = `is ${JSON.stringify(value)?.slice(0, 80)}`;
+  const shown = `is ${preview(value)}`;
   // An enum issue's own message repeats the allowed values that `expected` already lists.
   const problem = value === undefined ? 'is missing' : issue.code === 'invalid_value' ? shown : `${shown} (${issue.message})`;
   return { field, expected, text: `${label} ${problem}; expected ${expected}` };
