@@ -25,7 +25,7 @@ interface SoakOptions {
   seed: number;
 }
 
-const DEFAULTS: SoakOptions = { topics: 8, runsPerTopic: 12, killsPerService: 8, seed: Date.now() % 2_147_483_647 };
+const DEFAULTS: SoakOptions = { topics: 8, runsPerTopic: 20, killsPerService: 12, seed: Date.now() % 2_147_483_647 };
 const NAMES: Record<string, keyof SoakOptions> = { topics: 'topics', 'runs-per-topic': 'runsPerTopic', 'kills-per-service': 'killsPerService', seed: 'seed' };
 
 export function parseSoakOptions(argv: readonly string[]): SoakOptions {

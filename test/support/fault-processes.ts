@@ -128,7 +128,6 @@ export function serviceEnv(settings: { brokers: string; registryUrl: string; pre
     SKRYA_CONSUMER_SESSION_TIMEOUT_MS: '6000',
     // Runs close on their end markers only: a run closed early as incomplete would be a false pass.
     SKRYA_RUN_TIMEOUT_MS: '600000',
-    SKRYA_SKILL_ADAPTERS: 'mock',
     ...extra,
   };
 }
