@@ -57,11 +57,11 @@ const VALID_TOPIC = ['--tenant', 'acme'];
 function cases(): CliCase[] {
   const list: CliCase[] = [];
   sample(brokenSources, 3, 1).forEach((text, index) => list.push({ name: `sources lint: broken file ${index}`, files: { [`sources-${index}.json`]: text }, args: (inputs) => ['sources', 'lint', path.join(inputs, `sources-${index}.json`)], exit: 1 }));
-  sample(notADate, 2, 2).forEach((since) => list.push({ name: `request --dry-run --since ${JSON.stringify(since)}`, args: () => ['request', 'kafka-ops', ...VALID_TOPIC, '--dry-run', '--since', since], exit: 2 }));
+  sample(notADate, 1, 2).forEach((since) => list.push({ name: `request --dry-run --since ${JSON.stringify(since)}`, args: () => ['request', 'kafka-ops', ...VALID_TOPIC, '--dry-run', '--since', since], exit: 2 }));
   list.push({ name: 'request --dry-run: until before since', args: () => ['request', 'kafka-ops', ...VALID_TOPIC, '--dry-run', '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-01T00:00:00Z'], exit: 2 });
   sample(invalidId, 1, 3).forEach((id) => list.push({ name: `request --dry-run: topic id ${JSON.stringify(id)}`, args: () => ['request', id, ...VALID_TOPIC, '--dry-run'], exit: 2 }));
   list.push({ name: 'request --dry-run: a topic with no sources.json', args: () => ['request', 'no-such-topic', ...VALID_TOPIC, '--dry-run'], exit: 2 });
-  sample(invalidId, 2, 4).forEach((id) => list.push({ name: `topic init ${JSON.stringify(id)}`, args: () => ['topic', 'init', id, ...VALID_TOPIC], exit: 2 }));
+  sample(invalidId, 1, 4).forEach((id) => list.push({ name: `topic init ${JSON.stringify(id)}`, args: () => ['topic', 'init', id, ...VALID_TOPIC], exit: 2 }));
   sample(invalidId, 1, 5).forEach((tenant) => list.push({ name: `topic init --tenant ${JSON.stringify(tenant)}`, args: () => ['topic', 'init', 'new-topic', '--tenant', tenant], exit: 2 }));
   list.push({ name: 'topic init --from a folder without sources.json', args: (inputs) => ['topic', 'init', 'new-topic', ...VALID_TOPIC, '--from', inputs], exit: 2 });
   const ingest = (file: string, extra: string[] = []) => (inputs: string) => ['ingest', path.join(inputs, file), '--tenant', 'acme', '--topic', 'kafka-ops', '--producer', 'tool', ...extra];
@@ -69,14 +69,11 @@ function cases(): CliCase[] {
   list.push({ name: 'ingest: an empty file', files: { 'empty.txt': ' \n\t' }, args: ingest('empty.txt'), exit: 2 });
   sample(fc.string({ minLength: 1, maxLength: 20 }).filter((value) => !/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(value) && !value.startsWith('-')), 1, 6).forEach((producer) =>
     list.push({ name: `ingest --producer ${JSON.stringify(producer)}`, files: { 'output.txt': 'a tool wrote this' }, args: (inputs) => ['ingest', path.join(inputs, 'output.txt'), '--tenant', 'acme', '--topic', 'kafka-ops', '--producer', producer], exit: 2 }));
-  sample(fc.string({ minLength: 1, maxLength: 20 }).filter((value) => !value.startsWith('-') && value.split(',').some((name) => !['rss_feed', 'web_search', 'news_search', 'site_search', 'social_search', 'document_fetch', 'local_file'].includes(name.trim()))), 1, 7).forEach((capabilities) =>
-    list.push({ name: `ingest --capabilities ${JSON.stringify(capabilities)}`, files: { 'output.txt': 'a tool wrote this' }, args: ingest('output.txt', ['--capabilities', capabilities]), exit: 2 }));
   sample(fc.jsonValue({ maxDepth: 2 }).filter((value) => value !== 'skrya.ingest.v1'), 1, 8).forEach((version) =>
     list.push({ name: `ingest: a document with interface_version ${JSON.stringify(version)}`, files: { 'doc.json': JSON.stringify({ interface_version: version, topic_id: 'kafka-ops', items: [] }) }, args: ingest('doc.json'), exit: 2 }));
   list.push({ name: 'ingest: JSON holding no list of results', files: { 'doc.json': JSON.stringify({ interface_version: 'skrya.ingest.v1', topic_id: 'kafka-ops', items: 'none' }) }, args: ingest('doc.json'), exit: 2 });
   sample(notJson, 1, 9).forEach((line, index) => list.push({ name: `screen: a line that is not JSON (${index})`, files: { [`items-${index}.jsonl`]: `${line}\n` }, args: (inputs) => ['screen', '--jsonl', path.join(inputs, `items-${index}.jsonl`)], exit: 2 }));
-  sample(fc.jsonValue({ maxDepth: 3 }), 1, 10).forEach((value) => list.push({ name: 'screen: a line that is not an item', files: { 'items.jsonl': `${JSON.stringify(value) ?? 'null'}\n` }, args: (inputs) => ['screen', '--jsonl', path.join(inputs, 'items.jsonl')], exit: 2 }));
-  sample(fc.oneof(notJson, fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'null')), 2, 11).forEach((text, index) =>
+  sample(fc.oneof(notJson, fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'null')), 1, 11).forEach((text, index) =>
     list.push({ name: `route: malformed input (${index})`, files: { [`route-${index}.json`]: text }, args: (inputs) => ['route', '--input', path.join(inputs, `route-${index}.json`)], exit: 2 }));
   list.push({ name: 'route: input nested 100 000 deep', files: { 'deep.json': `${'['.repeat(100_000)}${']'.repeat(100_000)}` }, args: (inputs) => ['route', '--input', path.join(inputs, 'deep.json')], exit: 2 });
   sample(fc.string({ unit: fc.constantFrom(' ', '\t', '\n'), minLength: 0, maxLength: 5 }), 1, 12).forEach((query) => list.push({ name: `classify ${JSON.stringify(query)}`, args: () => ['classify', query], exit: 2 }));
@@ -124,7 +121,7 @@ afterAll(() => {
 describe(`the CLI fed malformed input (seed ${SEED})`, () => {
   it('exits with the documented code, explains on stderr without a stack trace, and writes nothing', async () => {
     const all = cases();
-    expect(all.length).toBe(25);
+    expect(all.length).toBe(20);
     for (const testCase of all) for (const [name, content] of Object.entries(testCase.files ?? {})) fs.writeFileSync(path.join(inputs, name), content);
     const before = snapshot(dataRoot);
     const env = {
