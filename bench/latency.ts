@@ -94,7 +94,7 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
     const waitForRuns = async (runs: readonly PreparedRun[], deadline: number) => {
       while (performance.now() < deadline && !runs.every((run) => written.has(run.runId))) await sleep(10);
     };
-    // Warm-up: parsers, franc's models and the registry cache load on first use.
+    // Warm-up: parsers, the language model and the registry cache load on first use.
     const warmUp = await prepareRuns(context, nextIndex, 20);
     nextIndex += warmUp.length;
     await send(warmUp.flatMap((run) => run.messages));

@@ -12,6 +12,11 @@ describe('detectLanguage (ISO 639-1 where one exists)', () => {
     ['too short, declared', 'Kafka 4.0', 'de-DE', 'de'],
     ['too short, undeclared', 'Kafka', null, null],
     ['a wrong declaration loses to clear text', 'Dieses Handbuch beschreibt, wie die Cluster im Rechenzentrum betrieben werden und was zu prüfen ist.', 'en', 'de'],
+    ['Korean', '이 문서는 데이터 센터에서 카프카 클러스터를 운영하는 방법을 설명합니다.', null, 'ko'],
+    ['Russian', 'Этот документ описывает, как управлять кластером Kafka в центре обработки данных.', null, 'ru'],
+    ['a near tie goes to the declaration', 'Denne håndbogen beskriver hvordan klyngene i datasenteret driftes og hva som skal sjekkes.', 'no', 'no'],
+    ['a declared language the detector does not know is kept', 'Panduan ini menjelaskan cara mengoperasikan klaster Kafka di pusat data.', 'id', 'id'],
+    ['Chinese declared as Chinese', 'Kafka 4.0 完全移除了 ZooKeeper，集群只能在 KRaft 模式下运行。', 'zh-CN', 'zh'],
   ])('%s', (_name, text, declared, expected) => {
     expect(detectLanguage(text, declared)).toBe(expected);
   });

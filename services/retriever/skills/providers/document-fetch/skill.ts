@@ -1,6 +1,6 @@
 /**
  * Fetches one public page through the SSRF-guarded fetcher, extracts the main content with
- * Readability (over linkedom) and detects the language with franc.
+ * Readability (over linkedom) and detects the language with ELD.
  */
 import { z } from 'zod';
 import { SkryaError } from '../../../../../runtime/errors.ts';
