@@ -296,11 +296,28 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
 
+  // A tick may release held input (a collector closing a timed-out run) before its outputs are
+  // acknowledged; until they are, no commit may move past that input, or a crash would lose it.
+  let tickInFlight = false;
+  let undeliveredTick: Array<Extract<Outcome, { kind: 'emit' }>> = [];
+  /** Per partition of the current assignment: the offset after the last input whose outputs are all acknowledged. */
+  const deliveredUpTo = new Map<number, string>();
+  /** Commits from a batch and from a tick can cross; an older one never moves the offset back. */
+  const committed = new Map<number, bigint>();
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    deliveredUpTo.clear();
+    committed.clear();
+  });
+
   async function commit(partition: number, nextOffset: string): Promise<void> {
+    deliveredUpTo.set(partition, nextOffset);
+    if (tickInFlight || undeliveredTick.length > 0) return;
     const held = handler.heldFrom?.(partition) ?? null;
     const offset = held !== null && BigInt(held) < BigInt(nextOffset) ? held : nextOffset;
+    if (BigInt(offset) <= (committed.get(partition) ?? -1n)) return;
     try {
       await consumer.commitOffsets([{ topic: inputTopic, partition, offset }]);
+      committed.set(partition, BigInt(offset));
     } catch (error) {
       // The group has moved on without this member (its session expired during an outage): the
       // partition may be someone else's now. kafkajs re-joins on such an error, but from a commit it
@@ -332,23 +349,54 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
 
   await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 3, eachBatch });
 
+  let tickFailedForGood = false;
+  let resolveTickCrash: (error: Error) => void = () => {};
+  const tickCrashed = new Promise<Error>((resolve) => {
+    resolveTickCrash = resolve;
+  });
+
+  /**
+   * Periodic work. Its outputs stay queued until the broker acknowledges them (a failed send is
+   * retried on the next tick), and only then are the offsets it released committed: a closed run
+   * is committed without waiting for new input. An output that can never be encoded is a bug:
+   * the service crashes, and the uncommitted input is re-read after the restart.
+   */
+  async function runTick(): Promise<void> {
+    tickInFlight = true;
+    try {
+      for (const outcome of await handler.tick!(new Date())) if (outcome.kind === 'emit') undeliveredTick.push(outcome);
+      if (undeliveredTick.length === 0) return;
+      const records: ProducedRecord[] = [];
+      for (const outcome of undeliveredTick) records.push(await toRecord(outcome, {}));
+      await flush(records);
+      for (let sent = 0; sent < records.length; sent++) options.onOutcome?.(service, 'emit');
+      undeliveredTick = [];
+    } catch (error) {
+      if (isSkryaError(error) && !error.retriable) {
+        logger.fatal({ err: error }, 'periodic work produced an output that cannot be written');
+        tickFailedForGood = true;
+        resolveTickCrash(error);
+        return;
+      }
+      logger.error({ err: error, undelivered: undeliveredTick.length }, 'periodic work failed; its outputs are sent again on the next tick');
+      return;
+    } finally {
+      tickInFlight = false;
+    }
+    for (const [partition, nextOffset] of deliveredUpTo) {
+      // Best effort: the partition's next batch commits anyway.
+      await commit(partition, nextOffset).catch((error: unknown) => logger.warn({ err: error, partition }, 'commit after periodic work failed'));
+    }
+  }
+
   let ticking = false;
   const timer = handler.tick
     ? setInterval(() => {
-        if (ticking) return;
+        if (ticking || tickFailedForGood) return;
         ticking = true;
-        void (async () => {
-          try {
-            const outcomes = await handler.tick!(new Date());
-            const records: ProducedRecord[] = [];
-            for (const outcome of outcomes) if (outcome.kind === 'emit') records.push(await toRecord(outcome, {}));
-            await flush(records);
-          } catch (error) {
-            logger.error({ err: error }, 'periodic work failed; it runs again on the next tick');
-          } finally {
-            ticking = false;
-          }
-        })();
+        void runTick().finally(() => {
+          ticking = false;
+        });
       }, options.tickIntervalMs ?? 1_000)
     : null;
 
@@ -356,7 +404,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   return {
     service,
     ready,
-    crashed,
+    crashed: Promise.race([crashed, tickCrashed]),
     async stop() {
       abort.abort();
       if (timer) clearInterval(timer);

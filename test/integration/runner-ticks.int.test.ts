@@ -1,0 +1,131 @@
+/**
+ * The runner's periodic work against the real broker: a tick that releases held input (as the
+ * collector does when it closes a run whose end marker never came) keeps its outputs until the
+ * broker acknowledges them, no commit passes that input meanwhile, and once they are delivered the
+ * released offsets are committed without waiting for new input. An output that can never be
+ * written crashes the service instead of being dropped.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SkryaError } from '../../runtime/errors.ts';
+import { emit, startService, type Handler, type Outcome, type RunningService } from '../../runtime/runner.ts';
+import type { Serde } from '../../runtime/serde.ts';
+import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
+import { rawRunEndFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
+import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
+
+let context: KafkaTestContext;
+let service: RunningService | undefined;
+
+beforeAll(async () => {
+  context = await createKafkaTestContext('ticks', ['retrieval-requests', 'raw-results', 'dead-letters']);
+});
+
+afterEach(async () => {
+  await service?.stop();
+  service = undefined;
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+/** Holds every request until the next tick, then emits one run-end marker per request. */
+function holdUntilTick(): Handler<'retrieval-requests'> {
+  const held = new Map<string, string>();
+  return {
+    input: 'retrieval-requests',
+    handle({ offset, value }) {
+      held.set(offset, value.run_id);
+      return [];
+    },
+    heldFrom: () => (held.size === 0 ? null : [...held.keys()].reduce((low, offset) => (BigInt(offset) < BigInt(low) ? offset : low))),
+    tick(): Outcome[] {
+      const released = [...held.values()];
+      held.clear();
+      return released.map((runId) => emit('raw-results', 'acme/ai-browser', { ...rawRunEndFixture(), run_id: runId }));
+    },
+    onAssignment: () => held.clear(),
+  };
+}
+
+/** The real serde, with raw-results encoding failing while `failing()` says so. */
+function serdeFailingOnRawResults(failing: () => SkryaError | null, onFailure: () => void): Serde {
+  return {
+    ...context.serde,
+    async encode(topic, value) {
+      const failure = topic === 'raw-results' ? failing() : null;
+      if (failure) {
+        onFailure();
+        throw failure;
+      }
+      return context.serde.encode(topic, value);
+    },
+  };
+}
+
+async function committedOffset(service: string): Promise<string> {
+  const [topic] = await context.admin.fetchOffsets({ groupId: consumerGroup(context.naming, service), topics: [physicalTopic(context.naming, 'retrieval-requests')] });
+  return topic!.partitions.find((entry) => entry.partition === 0)?.offset ?? '-1';
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function produceRequests(runIds: readonly string[]): Promise<void> {
+  const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const messages = await Promise.all(runIds.map(async (runId) => ({ key: 'acme/ai-browser', partition: 0, value: await context.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: runId })) })));
+  await producer.send({ topic: physicalTopic(context.naming, 'retrieval-requests'), acks: -1, messages });
+  await producer.disconnect();
+}
+
+describe('periodic work in the runner', () => {
+  it('keeps a failed tick’s outputs, holds the commit back until they are delivered, then commits without new input', async () => {
+    let registryDown = true;
+    let failures = 0;
+    service = await startService({
+      service: 'ticker',
+      kafka: context.kafka,
+      serde: serdeFailingOnRawResults(() => (registryDown ? new SkryaError('REGISTRY_UNAVAILABLE', 'registry down (injected)') : null), () => failures++),
+      naming: context.naming,
+      logger: context.logger,
+      handler: holdUntilTick(),
+      tickIntervalMs: 100,
+    });
+    await service.ready;
+    await produceRequests(['run-a', 'run-b', 'run-c']);
+
+    // The tick released the three requests, but its outputs cannot be encoded: several ticks fail.
+    await until(() => failures >= 3, 'three failed ticks');
+    expect(['-1', '0']).toContain(await committedOffset('ticker'));
+
+    registryDown = false;
+    const outputs = await readMessages(context.kafka, physicalTopic(context.naming, 'raw-results'), 3);
+    const runIds = await Promise.all(outputs.map(async (message) => (await context.serde.decode('raw-results', message.value)).run_id));
+    expect(runIds.sort()).toEqual(['run-a', 'run-b', 'run-c']);
+    // No new input arrives: the commit after the tick's delivery moves the offset past all three.
+    await until(async () => (await committedOffset('ticker')) === '3', 'the offset committed after delivery');
+  });
+
+  it('crashes loudly when a tick produces an output that can never be written', async () => {
+    service = await startService({
+      service: 'broken-ticker',
+      kafka: context.kafka,
+      serde: serdeFailingOnRawResults(() => new SkryaError('SCHEMA_INVALID', 'refusing to write an invalid raw-results message (injected)'), () => {}),
+      naming: context.naming,
+      logger: context.logger,
+      handler: holdUntilTick(),
+      tickIntervalMs: 100,
+    });
+    await service.ready;
+    await produceRequests(['run-d']);
+    const error = await service.crashed;
+    expect(error.message).toContain('injected');
+    expect(['-1', '0']).toContain(await committedOffset('broken-ticker'));
+  });
+});
