@@ -64,7 +64,18 @@ export interface Handler<T extends TopicName> {
   tick?(now: Date): Promise<Outcome[]> | Outcome[];
   /** A new partition assignment: held state will be re-read from the committed offsets. */
   onAssignment?(): void;
+  /**
+   * Stored with each commit as its Kafka commit metadata (at most COMMIT_NOTE_MAX_BYTES): what the
+   * handler already finished past the committed offset (runs it closed while an earlier one is
+   * still held), so the input re-read after a restart is not worked on twice.
+   */
+  commitNote?(partition: number, offset: string): string | null;
+  /** The note committed with a partition's offset, handed back before its input is re-read. */
+  restoreCommitNote?(partition: number, note: string): void;
 }
+
+/** Kafka refuses commit metadata above offset.metadata.max.bytes (4,096 by default). */
+export const COMMIT_NOTE_MAX_BYTES = 4_000;
 
 export interface RunnerOptions<T extends TopicName> {
   service: string;
@@ -206,11 +217,34 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
       resolve(event.payload.error);
     });
   });
+  // Input is handled only once the notes committed with the new assignment's offsets are back.
+  let notesRestored: Promise<void> = Promise.resolve();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
     handler.onAssignment?.();
+    if (handler.restoreCommitNote) notesRestored = restoreCommitNotes(event.payload.memberAssignment[inputTopic] ?? []);
     resolveReady();
   });
+
+  /** Patient like the producer: while the broker is away the notes are asked for again. */
+  async function restoreCommitNotes(partitions: readonly number[]): Promise<void> {
+    for (let attempt = 1; !abort.signal.aborted; attempt++) {
+      const admin = kafka.admin();
+      try {
+        await admin.connect();
+        const [offsets] = await admin.fetchOffsets({ groupId: consumerGroup(naming, service), topics: [inputTopic] });
+        for (const { partition, metadata } of offsets?.partitions ?? []) {
+          if (metadata && partitions.includes(partition)) handler.restoreCommitNote!(partition, metadata);
+        }
+        return;
+      } catch (error) {
+        logger.warn({ err: error, attempt }, 'reading the committed notes failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 300 * attempt)));
+      } finally {
+        await admin.disconnect().catch(() => {});
+      }
+    }
+  }
 
   await producer.connect();
   await consumer.connect();
@@ -303,7 +337,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   /** Per partition of the current assignment: the offset after the last input whose outputs are all acknowledged. */
   const deliveredUpTo = new Map<number, string>();
   /** Commits from a batch and from a tick can cross; an older one never moves the offset back. */
-  const committed = new Map<number, bigint>();
+  const committed = new Map<number, { offset: bigint; note: string | null }>();
   consumer.on(consumer.events.GROUP_JOIN, () => {
     deliveredUpTo.clear();
     committed.clear();
@@ -314,10 +348,12 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     if (tickInFlight || undeliveredTick.length > 0) return;
     const held = handler.heldFrom?.(partition) ?? null;
     const offset = held !== null && BigInt(held) < BigInt(nextOffset) ? held : nextOffset;
-    if (BigInt(offset) <= (committed.get(partition) ?? -1n)) return;
+    const note = handler.commitNote?.(partition, offset) ?? null;
+    const previous = committed.get(partition);
+    if (previous && (BigInt(offset) < previous.offset || (BigInt(offset) === previous.offset && note === previous.note))) return;
     try {
-      await consumer.commitOffsets([{ topic: inputTopic, partition, offset }]);
-      committed.set(partition, BigInt(offset));
+      await consumer.commitOffsets([{ topic: inputTopic, partition, offset, metadata: note }]);
+      committed.set(partition, { offset: BigInt(offset), note });
     } catch (error) {
       // The group has moved on without this member (its session expired during an outage): the
       // partition may be someone else's now. kafkajs re-joins on such an error, but from a commit it
@@ -328,6 +364,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   }
 
   async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    await notesRestored;
     const context = { heartbeat, isRunning: () => isRunning() && !abort.signal.aborted, signal: abort.signal };
     let pending: ProducedRecord[] = [];
     let lastProcessed: string | null = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
-import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/runner.ts';
+import { COMMIT_NOTE_MAX_BYTES, type HandlerContext, type IncomingMessage, type Outcome } from '../../runtime/runner.ts';
 import { ingestBatchSchema, type IngestBatch, type ScoredItem, type ScoredResult } from '../../schemas/messages.ts';
 import { positionOf, scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createCollector } from './handler.ts';
@@ -122,5 +122,76 @@ describe('createCollector', () => {
     expect(collector.heldFrom!(0)).toBeNull();
     const [batch] = batchesOf(await send(marker()));
     expect(batch!.items).toEqual([]);
+  });
+
+  describe('commit notes: runs closed past the committed offset are not closed again after a restart', () => {
+    /** Run b opens first and stays open; run a opens and closes behind it. */
+    async function interleaved() {
+      const first = setup();
+      await first.send(itemMessage('held', 'run-b'));
+      await first.send(itemMessage('x', 'run-a'));
+      await first.send(itemMessage('y', 'run-a'));
+      expect(batchesOf(await first.send(marker('run-a')))).toHaveLength(1);
+      return first;
+    }
+
+    it('names the closed run in the note of the held offset, and a restarted collector skips its re-read input', async () => {
+      const first = await interleaved();
+      const committedOffset = first.collector.heldFrom!(0);
+      expect(committedOffset).toBe('0');
+      const note = first.collector.commitNote!(0, committedOffset!);
+      expect(note).not.toBeNull();
+
+      // The restart: a new collector gets the note back, then re-reads offsets 0..3 and goes on.
+      const second = setup();
+      second.collector.restoreCommitNote!(0, note!);
+      expect(await second.send(itemMessage('held', 'run-b'))).toEqual([]);
+      expect(await second.send(itemMessage('x', 'run-a'))).toEqual([]);
+      expect(await second.send(itemMessage('y', 'run-a'))).toEqual([]);
+      expect(await second.send(marker('run-a'))).toEqual([]);
+      const [batch, ...rest] = batchesOf(await second.send(marker('run-b')));
+      expect(rest).toEqual([]);
+      expect(batch!.run_id).toBe('run-b');
+      expect(batch!.items.map((entry) => entry.id)).toEqual(['held']);
+    });
+
+    it('without the note the re-read closes the run a second time (what the note prevents)', async () => {
+      await interleaved();
+      const second = setup();
+      await second.send(itemMessage('held', 'run-b'));
+      await second.send(itemMessage('x', 'run-a'));
+      await second.send(itemMessage('y', 'run-a'));
+      expect(batchesOf(await second.send(marker('run-a')))[0]!.run_id).toBe('run-a');
+    });
+
+    it('forgets a closed run once the commit has passed all of its input, and writes no note when nothing is pending', async () => {
+      const first = await interleaved();
+      expect(first.collector.commitNote!(0, '4')).toBeNull();
+      expect(first.collector.commitNote!(1, '0')).toBeNull();
+    });
+
+    it('keeps the note under the broker’s metadata limit, naming the newest closed runs first', async () => {
+      const { collector, send } = setup();
+      await send(itemMessage('held', 'run-held'));
+      for (let run = 0; run < 400; run++) await send(marker(`run-${String(run).padStart(3, '0')}`));
+      const note = collector.commitNote!(0, '0')!;
+      expect(Buffer.byteLength(note)).toBeLessThanOrEqual(COMMIT_NOTE_MAX_BYTES);
+      const named = (JSON.parse(note) as { closedRuns: string[] }).closedRuns;
+      expect(named.length).toBeGreaterThan(150);
+      expect(named.length).toBeLessThan(400);
+      expect(named[0]).toMatch(/@400$/);
+
+      const restored = setup();
+      restored.collector.restoreCommitNote!(0, note);
+      expect(await restored.send(marker('run-399'))).toEqual([]);
+      expect(batchesOf(await restored.send(marker('run-000')))).toHaveLength(1);
+    });
+
+    it('ignores a note it did not write', async () => {
+      const { collector, send } = setup();
+      collector.restoreCommitNote!(0, 'written by another tool');
+      collector.restoreCommitNote!(0, '{"closedRuns":["not-a-hash@x", 7]}');
+      expect(batchesOf(await send(marker('run-a')))).toHaveLength(1);
+    });
   });
 });
