@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ingestItemSchema } from '../../../schemas/ingest.ts';
+import { ingestItemFixture } from '../../../test/fixtures/messages.ts';
 import { FIELD_LIMITS, parseDate, validateItem, type ValidationContext, type ValidationOutcome, type ValidationReasonCode } from './validate-item.ts';
 
 const context: ValidationContext = { producerName: 'agent-reach', fetchedAt: '2026-04-25T02:30:00Z', now: new Date('2026-04-25T03:00:00Z') };
 
-const good = {
-  id: 'a1',
-  title: 'Perplexity updates Comet browser with new agent features',
-  url: 'https://example.com/article',
-  source_name: 'Example News',
-  published_at: '2026-04-25T08:12:00+08:00',
-  fetched_at: '2026-04-25T10:29:00+08:00',
-  language: 'en',
-  content: 'Article excerpt or fetched text.',
-  summary: 'Short factual summary.',
-  evidence_type: 'news',
-  confidence: 'medium',
-};
+const good = ingestItemFixture();
 
 function codes(candidate: unknown, ctx: ValidationContext = context): ValidationReasonCode[] {
   return validateItem(candidate, ctx).reasons.map((reason) => reason.code);
