@@ -5,10 +5,8 @@
  * group; the scorer is fixed and restarted; `skrya dlq replay --code SCHEMA_INVALID` re-drives the
  * same bytes and headers, which now reach scored-results; a second replay re-drives nothing.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
@@ -19,10 +17,9 @@ import { acquireRedriveLock, ledgerFile } from '../../services/replay/dead-lette
 import { createScorer } from '../../services/scorer/handler.ts';
 import { consumerGroup, physicalTopic, type TopicName } from '../../topics/topics.ts';
 import { rawResponseFixture } from '../fixtures/messages.ts';
-import { createHarness, readTopic, type Harness } from '../support/pipeline-harness.ts';
+import { createHarness, readTopic, runCli, type Harness } from '../support/pipeline-harness.ts';
 
 const KEY = topicKey({ tenant: 'acme', topicId: 'ai-browser' });
-const bin = fileURLToPath(new URL('../../bin/skrya.js', import.meta.url));
 const RSS = `<?xml version="1.0"?><rss version="2.0"><channel><title>Notes</title>
 <item><title>Kafka 4.1 released with faster KRaft controller failover</title><link>https://kafka.apache.org/blog/4-1</link>
 <pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate><description>The Apache Kafka 4.1 release shortens KRaft controller failover.</description></item>
@@ -46,20 +43,6 @@ let harness: Harness;
 let deps: DlqDeps;
 let output: string[];
 let strictScorer: RunningService | null = null;
-
-function skrya(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    ...process.env,
-    SKRYA_KAFKA_BROKERS: inject('kafkaBrokers'),
-    SKRYA_REGISTRY_URL: inject('registryUrl'),
-    SKRYA_TOPIC_PREFIX: harness.pipeline.config.SKRYA_TOPIC_PREFIX,
-    SKRYA_DATA_ROOT: harness.dataRoot,
-    SKRYA_LOG_LEVEL: 'error',
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
-}
 
 async function highWatermark(topic: TopicName): Promise<number> {
   const admin = harness.pipeline.kafka.admin();
@@ -158,7 +141,7 @@ describe('skrya dlq', () => {
     expect(await highWatermark('raw-results')).toBe(rawBefore);
     expect(fs.existsSync(ledgerFile(harness.dataRoot, physicalTopic(harness.pipeline.naming, 'dead-letters')))).toBe(false);
 
-    const cli = await skrya(['dlq', 'replay', '--code', 'SCHEMA_INVALID']);
+    const cli = await runCli(harness, ['dlq', 'replay', '--code', 'SCHEMA_INVALID']);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain('1 re-driven, 0 already re-driven, 0 skipped');
@@ -207,13 +190,13 @@ describe('the skrya dlq command', () => {
     { args: ['dlq', 'list', '--limit', '0'], text: 'not a positive whole number' },
     { args: ['dlq', 'replay', '--tenant', 'Acme'], text: 'tenant id' },
   ])('$args exits 2', async ({ args, text }) => {
-    const result = await skrya(args);
+    const result = await runCli(harness, args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(text);
   });
 
   it('lists from the CLI', async () => {
-    const result = await skrya(['dlq', 'list', '--code', 'UNDECODABLE']);
+    const result = await runCli(harness, ['dlq', 'list', '--code', 'UNDECODABLE']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     expect(result.stdout).toContain('UNDECODABLE');

@@ -5,11 +5,9 @@
  * the range as incomplete, write the same bytes twice, and touch latest-ingest.json only when
  * promoted. The CLI prints JSON-line progress off a terminal and refuses bad input with exit 2.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
 import { readTimeRange } from '../../runtime/dead-letters.ts';
 import { topicKey } from '../../runtime/ids.ts';
@@ -21,13 +19,12 @@ import type { ReplayReport } from '../../services/replay/replay-report.ts';
 import { replayTopic, type ReplayProgress, type ReplaySummary } from '../../services/replay/replay-topic.ts';
 import { physicalTopic } from '../../topics/topics.ts';
 import { requestContextFixture } from '../fixtures/messages.ts';
-import { createHarness, listFiles, readLatestIfRun, waitFor, type Harness } from '../support/pipeline-harness.ts';
+import { createHarness, listFiles, readLatestIfRun, runCli, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
 const TENANT = 'acme';
 const TOPIC = 'kafka-news';
 const KEY = topicKey({ tenant: TENANT, topicId: TOPIC });
 const FEED = { kind: 'provider', name: 'feed_reader', persistent: true, capabilities: ['rss_feed'] } as const;
-const bin = fileURLToPath(new URL('../../bin/skrya.js', import.meta.url));
 
 function rss(items: Array<{ title: string; link: string; description: string }>): string {
   const entries = items.map((item) => `<item><title>${item.title}</title><link>${item.link}</link><pubDate>Sun, 29 Nov 2026 08:00:00 GMT</pubDate><description>${item.description}</description></item>`);
@@ -94,20 +91,6 @@ async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progr
 
 function filesOf(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).map((file) => [file, fs.readFileSync(path.join(dir, file), 'utf8')]));
-}
-
-function skrya(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    ...process.env,
-    SKRYA_KAFKA_BROKERS: inject('kafkaBrokers'),
-    SKRYA_REGISTRY_URL: inject('registryUrl'),
-    SKRYA_TOPIC_PREFIX: harness.pipeline.config.SKRYA_TOPIC_PREFIX,
-    SKRYA_DATA_ROOT: harness.dataRoot,
-    SKRYA_LOG_LEVEL: 'error',
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
 }
 
 beforeAll(async () => {
@@ -248,7 +231,7 @@ describe('skrya replay', () => {
 
 describe('the skrya replay command', () => {
   it('prints JSON-line progress and a summary when stdout is not a terminal', async () => {
-    const result = await skrya(['replay', '--tenant', TENANT, '--topic', TOPIC, '--since', at(0), '--until', at(20), '--replay-id', 'from-cli']);
+    const result = await runCli(harness, ['replay', '--tenant', TENANT, '--topic', TOPIC, '--since', at(0), '--until', at(20), '--replay-id', 'from-cli']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { phase: string; done?: number; total?: number; totals?: ReplayReport['totals'] });
@@ -266,7 +249,7 @@ describe('the skrya replay command', () => {
   ])('refuses $name with exit 2 and writes nothing', async ({ args, text }) => {
     const replays = path.join(path.dirname(ingestDir(harness.dataRoot, TENANT, TOPIC)), 'replays');
     const before = listFiles(replays);
-    const result = await skrya(['replay', '--tenant', TENANT, ...args]);
+    const result = await runCli(harness, ['replay', '--tenant', TENANT, ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(text);
     expect(listFiles(replays)).toEqual(before);

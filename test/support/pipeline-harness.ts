@@ -2,10 +2,13 @@
  * Runs pipeline stages in this process against the real broker and registry, each harness with its
  * own topic prefix and data root, and waits for files instead of sleeping.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { copyTopicFolder } from '../../cli/commands/topic.ts';
 import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
@@ -21,6 +24,7 @@ import { testConfig } from './kafka-context.ts';
 import { readMessages } from './kafka-context.ts';
 
 export const FIXTURE_TOPICS = path.resolve('test/fixtures/topics');
+const CLI = fileURLToPath(new URL('../../bin/skrya.js', import.meta.url));
 
 export interface Harness {
   pipeline: Pipeline;
@@ -94,6 +98,21 @@ export async function createHarness(label: string, overrides: Record<string, str
 /** Every message currently on one of a harness's topics (reads until `count`). */
 export function readTopic(harness: Harness, topic: TopicName, count: number, timeoutMs?: number) {
   return readMessages(harness.pipeline.kafka, physicalTopic(harness.pipeline.naming, topic), count, timeoutMs);
+}
+
+/** `skrya <args>` as a child process, on the harness's broker, registry, topic prefix and data root. */
+export function runCli(harness: Harness, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    SKRYA_KAFKA_BROKERS: inject('kafkaBrokers'),
+    SKRYA_REGISTRY_URL: inject('registryUrl'),
+    SKRYA_TOPIC_PREFIX: harness.pipeline.config.SKRYA_TOPIC_PREFIX,
+    SKRYA_DATA_ROOT: harness.dataRoot,
+    SKRYA_LOG_LEVEL: 'error',
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
 }
 
 /** Files under a folder, relative, sorted. */
