@@ -105,88 +105,86 @@ async function expectEveryItemExactlyOnce(current: Scene): Promise<void> {
   expect(verdict).toMatchObject({ runs: current.runs.length, exact: current.runs.length, lostItems: 0, duplicatedItems: 0 });
 }
 
+/**
+ * Runs an outage (which publishes the whole workload around it) on a fresh scene, then expects
+ * every stage to catch up, every item to land exactly once and every service to exit cleanly.
+ * The service logs are kept, and named in the error, only when something fails.
+ */
+async function expectRecovery(label: string, outage: (current: Scene) => Promise<void>): Promise<void> {
+  const current = await scene(label);
+  try {
+    await outage(current);
+    await current.settle(120_000);
+    await expectEveryItemExactlyOnce(current);
+    expect(await stopAll(current.services)).toEqual({ scorer: 0, collector: 0, sink: 0 });
+    fs.rmSync(current.logDir, { recursive: true, force: true });
+  } catch (error) {
+    throw new Error(`service logs in ${current.logDir}: ${String(error)}`, { cause: error });
+  } finally {
+    await current.close();
+  }
+}
+
 describe('the broker stopped and restarted mid-run', () => {
-  it('the stages wait for it, recover, and every item lands exactly once', async () => {
-    const current = await scene('fault-broker');
-    try {
-      const steps = publishingSteps(current.runs);
-      const half = Math.floor(steps.length / 2);
-      for (const step of steps.slice(0, half)) await publishStep(current.publisher, step);
+  it('the stages wait for it, recover, and every item lands exactly once', () => expectRecovery('fault-broker', async (current) => {
+    const steps = publishingSteps(current.runs);
+    const half = Math.floor(steps.length / 2);
+    for (const step of steps.slice(0, half)) await publishStep(current.publisher, step);
 
-      // Mid-run: every topic has a run whose items are published and whose end marker is not.
-      const logged = new Map([...current.services].map(([service, process]) => [service, process.log().length]));
-      const stoppedAt = Date.now();
-      await stopStackComponent(stack.settings, 'kafka');
-      // Down until every stage has noticed (kafkajs logs the refused connection), bounded.
-      await waitUntil('every stage to notice the broker is gone', async () => [...current.services].every(([service, process]) => process.log().slice(logged.get(service)).includes('ECONNREFUSED')), 60_000, { failIf: () => anyExited(current.services.values()) });
-      // And for BROKER_OUTAGE_MS in all, longer than the group session (6 s): the group forgets the
-      // members, which must re-join rather than crash. An outage's length, not a wait for a condition.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, BROKER_OUTAGE_MS - (Date.now() - stoppedAt))));
-      await startStackComponent(stack.settings, 'kafka');
-      report(`broker down for ${Date.now() - stoppedAt} ms`);
+    // Mid-run: every topic has a run whose items are published and whose end marker is not.
+    const logged = new Map([...current.services].map(([service, process]) => [service, process.log().length]));
+    const stoppedAt = Date.now();
+    await stopStackComponent(stack.settings, 'kafka');
+    // Down until every stage has noticed (kafkajs logs the refused connection), bounded.
+    await waitUntil('every stage to notice the broker is gone', async () => [...current.services].every(([service, process]) => process.log().slice(logged.get(service)).includes('ECONNREFUSED')), 60_000, { failIf: () => anyExited(current.services.values()) });
+    // And for BROKER_OUTAGE_MS in all, longer than the group session (6 s): the group forgets the
+    // members, which must re-join rather than crash. An outage's length, not a wait for a condition.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, BROKER_OUTAGE_MS - (Date.now() - stoppedAt))));
+    await startStackComponent(stack.settings, 'kafka');
+    report(`broker down for ${Date.now() - stoppedAt} ms`);
 
-      for (const step of steps.slice(half)) await publishStep(current.publisher, step);
-      await current.settle(120_000);
-      await expectEveryItemExactlyOnce(current);
-      expect(await stopAll(current.services)).toEqual({ scorer: 0, collector: 0, sink: 0 });
-      fs.rmSync(current.logDir, { recursive: true, force: true });
-    } catch (error) {
-      throw new Error(`service logs in ${current.logDir}: ${String(error)}`, { cause: error });
-    } finally {
-      await current.close();
-    }
-  }, 240_000);
+    for (const step of steps.slice(half)) await publishStep(current.publisher, step);
+  }), 240_000);
 });
 
 describe('the registry down for 30 s', () => {
-  it('a stage meeting an unseen schema id waits for it, a stage restarted meanwhile waits to start, and nothing is lost', async () => {
-    const current = await scene('fault-registry');
+  it('a stage meeting an unseen schema id waits for it, a stage restarted meanwhile waits to start, and nothing is lost', () => expectRecovery('fault-registry', async (current) => {
     const { pipeline } = current;
-    try {
-      const steps = publishingSteps(current.runs);
-      const third = Math.floor(steps.length / 3);
-      for (const step of steps.slice(0, third)) await publishStep(current.publisher, step);
+    const steps = publishingSteps(current.runs);
+    const third = Math.floor(steps.length / 3);
+    for (const step of steps.slice(0, third)) await publishStep(current.publisher, step);
 
-      // A compatible second version of raw-results, registered now: the stages have never seen its id.
-      const registry = new SchemaRegistry({ host: stack.registryUrl });
-      const v1 = TOPICS['raw-results'].avro as { fields: object[] };
-      const v2 = { ...v1, fields: [...v1.fields, { name: 'fault_note', type: ['null', 'string'], default: null }] };
-      const { id: v2Id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject: valueSubject(pipeline.naming, 'raw-results'), compatibility: SUBJECT_COMPATIBILITY as never });
-      expect(v2Id).not.toBe(pipeline.serde.schemaId('raw-results'));
-      const producer = pipeline.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-      await producer.connect();
+    // A compatible second version of raw-results, registered now: the stages have never seen its id.
+    const registry = new SchemaRegistry({ host: stack.registryUrl });
+    const v1 = TOPICS['raw-results'].avro as { fields: object[] };
+    const v2 = { ...v1, fields: [...v1.fields, { name: 'fault_note', type: ['null', 'string'], default: null }] };
+    const { id: v2Id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject: valueSubject(pipeline.naming, 'raw-results'), compatibility: SUBJECT_COMPATIBILITY as never });
+    expect(v2Id).not.toBe(pipeline.serde.schemaId('raw-results'));
+    const producer = pipeline.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
 
-      const stoppedAt = Date.now();
-      await stopStackComponent(stack.settings, 'registry');
-      // While it is down: the next third written with v2 (the scorer must look its id up), and the
-      // collector killed and restarted (it must register its schemas before it can start).
-      for (const step of steps.slice(third, 2 * third)) {
-        await producer.send({
-          topic: physicalTopic(pipeline.naming, 'raw-results'),
-          acks: -1,
-          messages: await Promise.all(step.map(async ({ key, message }) => ({ key, value: await registry.encode(v2Id, { ...message, fault_note: 'written with v2' }) }))),
-        });
-      }
-      await current.services.get('collector')!.kill();
-      current.services.set('collector', current.spawn('collector'));
-      await waitUntil('the scorer to retry the unknown schema id', async () => current.services.get('scorer')!.log().includes('"code":"REGISTRY_UNAVAILABLE"'), 30_000, { failIf: () => anyExited(current.services.values()) });
-
-      // Deliberately down for 30 s in all (an outage's length, not a wait for a condition).
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - stoppedAt))));
-      expect(anyExited(current.services.values())).toBeNull();
-      await startStackComponent(stack.settings, 'registry');
-      report(`registry unavailable for ${Date.now() - stoppedAt} ms`);
-
-      await producer.disconnect();
-      for (const step of steps.slice(2 * third)) await publishStep(current.publisher, step);
-      await current.settle(120_000);
-      await expectEveryItemExactlyOnce(current);
-      expect(await stopAll(current.services)).toEqual({ scorer: 0, collector: 0, sink: 0 });
-      fs.rmSync(current.logDir, { recursive: true, force: true });
-    } catch (error) {
-      throw new Error(`service logs in ${current.logDir}: ${String(error)}`, { cause: error });
-    } finally {
-      await current.close();
+    const stoppedAt = Date.now();
+    await stopStackComponent(stack.settings, 'registry');
+    // While it is down: the next third written with v2 (the scorer must look its id up), and the
+    // collector killed and restarted (it must register its schemas before it can start).
+    for (const step of steps.slice(third, 2 * third)) {
+      await producer.send({
+        topic: physicalTopic(pipeline.naming, 'raw-results'),
+        acks: -1,
+        messages: await Promise.all(step.map(async ({ key, message }) => ({ key, value: await registry.encode(v2Id, { ...message, fault_note: 'written with v2' }) }))),
+      });
     }
-  }, 240_000);
+    await current.services.get('collector')!.kill();
+    current.services.set('collector', current.spawn('collector'));
+    await waitUntil('the scorer to retry the unknown schema id', async () => current.services.get('scorer')!.log().includes('"code":"REGISTRY_UNAVAILABLE"'), 30_000, { failIf: () => anyExited(current.services.values()) });
+
+    // Deliberately down for 30 s in all (an outage's length, not a wait for a condition).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - stoppedAt))));
+    expect(anyExited(current.services.values())).toBeNull();
+    await startStackComponent(stack.settings, 'registry');
+    report(`registry unavailable for ${Date.now() - stoppedAt} ms`);
+
+    await producer.disconnect();
+    for (const step of steps.slice(2 * third)) await publishStep(current.publisher, step);
+  }), 240_000);
 });
