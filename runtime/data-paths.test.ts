@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codeOf } from '../test/support/error-code.ts';
 import { ingestDir, listTopics, replayDir, sourcesFile, topicDir } from './data-paths.ts';
-import { SkryaError } from './errors.ts';
 
 let root: string;
 
@@ -13,15 +13,6 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
-
-function codeOf(run: () => unknown): string | null {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    return error instanceof SkryaError ? error.code : 'NOT_A_SKRYA_ERROR';
-  }
-}
 
 describe('data paths', () => {
   it('lays out the tree of BLUEPRINT §3', () => {

@@ -1,16 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SkryaError } from './errors.ts';
+import { codeOf } from '../test/support/error-code.ts';
 import { assertId, parseTopicKey, resolveInside, topicKey } from './ids.ts';
-
-function codeOf(run: () => unknown): string | null {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    return error instanceof SkryaError ? error.code : 'NOT_A_SKRYA_ERROR';
-  }
-}
 
 describe('assertId', () => {
   it.each(['acme', 'a', '0', 'ai-browser', 'a1-b2', 'a'.repeat(63)])('accepts %j', (value) => {

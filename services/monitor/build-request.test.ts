@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SkryaError } from '../../runtime/errors.ts';
 import { retrievalRequestSchema } from '../../schemas/messages.ts';
+import { codeOf } from '../../test/support/error-code.ts';
 import { classifyQuery } from '../retriever/intent/classify-query.ts';
 import { buildRetrievalRequest, runIdFor, type RequestInput } from './build-request.ts';
 import { DEFAULT_MAX_ITEMS, runtimeSourceSchema, type TopicSources } from './sources-file.ts';
@@ -29,15 +29,6 @@ function topic(overrides: Partial<TopicSources> = {}): TopicSources {
 
 function build(overrides: Partial<RequestInput> = {}) {
   return buildRetrievalRequest({ tenant: 'acme', topicId: 'ai-browser', topic: topic(), now: NOW, trigger: 'SCHEDULE', ...overrides });
-}
-
-function codeOf(run: () => unknown): string | null {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    return error instanceof SkryaError ? error.code : 'NOT_A_SKRYA_ERROR';
-  }
 }
 
 describe('buildRetrievalRequest', () => {
