@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSkryaError } from '../../../runtime/errors.ts';
+import { codeOf } from '../../../test/support/error-code.ts';
 import { recordDegradation, type DegradationRecord } from './degradation-log.ts';
 import { nextFallback } from './fallback-chain.ts';
 import { routeSources } from './route-sources.ts';
@@ -8,16 +8,6 @@ const plan = routeSources(
   { task_type: 'breaking_news', primary_subject: 'CVE-2026-0001', goal_mode: 'investigate', freshness_required: 'high', available_sources: ['web', 'local_file'], need_counter_evidence: true },
   { taskIdSeed: 'degradation' },
 );
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    if (isSkryaError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('recordDegradation', () => {
   it('appends events in order and leaves the given plan untouched', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSkryaError } from '../../../runtime/errors.ts';
+import { codeOf } from '../../../test/support/error-code.ts';
 import type { RouteInputDraft, SourceType } from './route-input.ts';
 import { routePlanSchema, type RoutePlan } from './route-plan.ts';
 import { routeSources } from './route-sources.ts';
@@ -26,16 +26,6 @@ function perSource(result: RoutePlan): Record<string, number> {
 
 function hintsOf(result: RoutePlan, source: SourceType): string[] {
   return result.selected_sources.find((entry) => entry.source === source)?.search_hints ?? [];
-}
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    if (isSkryaError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
 }
 
 describe('routeSources: spec 004 output example', () => {
