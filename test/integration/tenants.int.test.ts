@@ -14,42 +14,29 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Partitioners, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyTopicFolder } from '../../cli/commands/topic.ts';
-import { topicDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
-import { createLogger } from '../../runtime/logger.ts';
-import { connectPipeline, type Pipeline } from '../../runtime/pipeline.ts';
-import { createPublisher, type Publisher } from '../../runtime/runner.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
-import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
-import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
-import { runStages, type RunningStages, type ServiceName } from '../../services/run-services.ts';
+import type { ServiceName } from '../../services/run-services.ts';
 import { TOPIC_NAMES, physicalTopic } from '../../topics/topics.ts';
-import { FIXTURE_TOPICS, readLatestIfRun, waitFor } from '../support/pipeline-harness.ts';
-import { readMessages, testConfig } from '../support/kafka-context.ts';
+import { createHarness, readLatestIfRun, waitFor, type Harness } from '../support/pipeline-harness.ts';
+import { readMessages } from '../support/kafka-context.ts';
 
-interface Fleet {
-  pipeline: Pipeline;
-  dataRoot: string;
-  publisher: Publisher;
+/** A harness whose stages log at debug into `logs`, with a watch on raw-results and tenant settings. */
+interface Fleet extends Omit<Harness, 'request'> {
   logs: () => string;
   /** RUN_END markers seen on raw-results, by run id, with the time they arrived. */
   runEnds: Map<string, { at: number; marker: Extract<RawResult, { kind: 'RUN_END' }> }>;
   responses: Map<string, number>;
-  stages: RunningStages | null;
-  addTopic(tenant: string, topicId: string, fixture: string): void;
   setTenant(tenant: string, config: unknown): void;
+  /** The topic's request under its own run id (the window is the same for every run), not yet published. */
   request(tenant: string, topicId: string, runId: string): RetrievalRequest;
-  close(): Promise<void>;
 }
 
 async function createFleet(label: string, providerEnv: Record<string, string>, stages: readonly ServiceName[]): Promise<Fleet> {
-  const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-${label}-`));
   const lines: string[] = [];
   const capture = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -57,9 +44,8 @@ async function createFleet(label: string, providerEnv: Record<string, string>, s
       done();
     },
   });
-  const config = testConfig({ SKRYA_TOPIC_PREFIX: `t.${label}.${randomBytes(4).toString('hex')}.`, SKRYA_DATA_ROOT: dataRoot, SKRYA_RUN_TIMEOUT_MS: '60000', SKRYA_LOG_LEVEL: 'debug' });
-  const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'debug', name: label, destination: capture }), clientId: `test-${label}`, providerEnv });
-  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'test' });
+  const harness = await createHarness(label, { SKRYA_RUN_TIMEOUT_MS: '60000', SKRYA_LOG_LEVEL: 'debug' }, providerEnv, capture);
+  const { pipeline, dataRoot } = harness;
   const runEnds: Fleet['runEnds'] = new Map();
   const responses = new Map<string, number>();
   const watcher: Consumer = pipeline.kafka.consumer({ groupId: `watch-${randomBytes(6).toString('hex')}`, maxWaitTimeInMs: 20 });
@@ -73,38 +59,22 @@ async function createFleet(label: string, providerEnv: Record<string, string>, s
       else responses.set(value.run_id, (responses.get(value.run_id) ?? 0) + 1);
     },
   });
-  const fleet: Fleet = {
-    pipeline,
-    dataRoot,
-    publisher,
+  await harness.start(stages);
+  return {
+    ...harness,
     logs: () => lines.join(''),
     runEnds,
     responses,
-    stages: null,
-    addTopic: (tenant, topicId, fixture) => copyTopicFolder(path.join(FIXTURE_TOPICS, fixture), topicDir(dataRoot, tenant, topicId)),
     setTenant: (tenant, tenantConfig) => {
       fs.mkdirSync(path.join(dataRoot, tenant), { recursive: true });
       fs.writeFileSync(path.join(dataRoot, tenant, 'tenant.json'), JSON.stringify(tenantConfig));
     },
-    request(tenant, topicId, runId) {
-      const topic = loadSourcesFile(path.join(topicDir(dataRoot, tenant, topicId), 'sources.json'));
-      const window = { since: '2026-10-01T00:00:00Z', until: '2026-11-30T00:00:00Z' };
-      return { ...buildRetrievalRequest({ tenant, topicId, topic, now: new Date(window.until), trigger: 'CLI', ...window }), run_id: runId };
-    },
+    request: (tenant, topicId, runId) => ({ ...harness.buildRequest(tenant, topicId), run_id: runId }),
     async close() {
-      await fleet.stages?.stop();
       await watcher.disconnect();
-      await publisher.close();
-      const admin = pipeline.kafka.admin();
-      await admin.connect();
-      const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(pipeline.config.SKRYA_TOPIC_PREFIX));
-      await admin.deleteTopics({ topics }).catch(() => {});
-      await admin.disconnect();
-      fs.rmSync(dataRoot, { recursive: true, force: true });
+      await harness.close();
     },
   };
-  fleet.stages = await runStages(pipeline, stages);
-  return fleet;
 }
 
 const publish = (fleet: Fleet, request: RetrievalRequest) => fleet.publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request);

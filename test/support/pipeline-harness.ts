@@ -32,6 +32,8 @@ export interface Harness {
   publisher: Publisher;
   start(stages: readonly ServiceName[], options?: RunStagesOptions): Promise<RunningStages>;
   addTopic(tenant: string, topicId: string, fixture: string): void;
+  /** The request the monitor would build for a topic's sources.json over the window, not yet published. */
+  buildRequest(tenant: string, topicId: string, window?: { since: string; until: string }): RetrievalRequest;
   request(tenant: string, topicId: string, window?: { since: string; until: string }): Promise<RetrievalRequest>;
   latest(tenant: string, topicId: string): string;
   close(): Promise<void>;
@@ -57,12 +59,18 @@ export function readLatestIfRun(file: string, runId?: string): { run_id: string;
   }
 }
 
-export async function createHarness(label: string, overrides: Record<string, string> = {}, providerEnv: Record<string, string> = {}): Promise<Harness> {
+/** Logs at the config's SKRYA_LOG_LEVEL (warn unless overridden), to stderr or to `logDestination` for a test that reads the log. */
+export async function createHarness(label: string, overrides: Record<string, string> = {}, providerEnv: Record<string, string> = {}, logDestination?: NodeJS.WritableStream): Promise<Harness> {
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-${label}-`));
   const config = testConfig({ SKRYA_TOPIC_PREFIX: `t.${label}.${randomBytes(4).toString('hex')}.`, SKRYA_DATA_ROOT: dataRoot, SKRYA_RUN_TIMEOUT_MS: '20000', ...overrides });
-  const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: label }), clientId: `test-${label}`, providerEnv });
+  const logger = createLogger({ level: config.SKRYA_LOG_LEVEL, name: label, destination: logDestination });
+  const pipeline = await connectPipeline({ config, logger, clientId: `test-${label}`, providerEnv });
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'test' });
   const running: RunningStages[] = [];
+  const buildRequest: Harness['buildRequest'] = (tenant, topicId, window = { since: '2026-10-01T00:00:00Z', until: '2026-11-30T00:00:00Z' }) => {
+    const topic = loadSourcesFile(path.join(topicDir(dataRoot, tenant, topicId), 'sources.json'));
+    return buildRetrievalRequest({ tenant, topicId, topic, now: new Date(window.until), trigger: 'CLI', ...window });
+  };
   return {
     pipeline,
     dataRoot,
@@ -75,9 +83,9 @@ export async function createHarness(label: string, overrides: Record<string, str
     addTopic(tenant, topicId, fixture) {
       copyTopicFolder(path.join(FIXTURE_TOPICS, fixture), topicDir(dataRoot, tenant, topicId));
     },
-    async request(tenant, topicId, window = { since: '2026-10-01T00:00:00Z', until: '2026-11-30T00:00:00Z' }) {
-      const topic = loadSourcesFile(path.join(topicDir(dataRoot, tenant, topicId), 'sources.json'));
-      const request = buildRetrievalRequest({ tenant, topicId, topic, now: new Date(window.until), trigger: 'CLI', ...window });
+    buildRequest,
+    async request(tenant, topicId, window) {
+      const request = buildRequest(tenant, topicId, window);
       await publisher.publish('retrieval-requests', topicKey({ tenant, topicId }), request);
       return request;
     },
