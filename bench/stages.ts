@@ -134,15 +134,20 @@ export interface StageBenchOptions {
   collectorCopies: number;
 }
 
-export async function benchScorerAlone(options: StageBenchOptions): Promise<StageFigures> {
-  const generated = generateRuns('scorer', options.runs, options.responsesPerRun);
+/** Generates `options.runs` runs (named after the context's label) and produces them to raw-results. */
+async function produceGeneratedRuns(context: BenchContext, options: StageBenchOptions): Promise<{ runs: number; rawMessages: number; items: number }> {
+  const generated = generateRuns(context.label, options.runs, options.responsesPerRun);
   const raw = rawMessagesOf(generated);
-  // One scored message per result (dropped ones too) and one run-end marker per run.
-  const items = generated.reduce((sum, run) => sum + run.items, 0);
+  await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
+  return { runs: generated.length, rawMessages: raw.length, items: generated.reduce((sum, run) => sum + run.items, 0) };
+}
+
+export async function benchScorerAlone(options: StageBenchOptions): Promise<StageFigures> {
   const context = await createBenchContext('scorer');
   try {
-    await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
-    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: raw.length, expectedOutputs: items + generated.length, items });
+    const { runs, rawMessages, items } = await produceGeneratedRuns(context, options);
+    // One scored message per result (dropped ones too) and one run-end marker per run.
+    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items });
   } finally {
     await context.close();
   }
@@ -180,14 +185,11 @@ export interface PipelineFigures {
 
 /** scorer + collector + sink over pre-produced raw results, until every run's files are written. */
 export async function benchWholePipeline(options: StageBenchOptions): Promise<PipelineFigures> {
-  const generated = generateRuns('pipeline', options.runs, options.responsesPerRun);
-  const raw = rawMessagesOf(generated);
-  const items = generated.reduce((sum, run) => sum + run.items, 0);
   const context = await createBenchContext('pipeline');
   const written: number[] = [];
   const services: RunningService[] = [];
   try {
-    await produceAll(context.pipeline.kafka, context.topic('raw-results'), await encodeMessages(context, 'raw-results', 'retriever', raw));
+    const { runs, rawMessages, items } = await produceGeneratedRuns(context, options);
     services.push(await startStage(context, 'collector', createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) })));
     services.push(await startStage(context, 'sink', timedSink((_runId, at) => written.push(at), context.dataRoot)));
     await Promise.all(services.map((service) => service.ready));
@@ -199,19 +201,19 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
     const cpuAtStart = process.cpuUsage();
     const deadline = started + STAGE_TIMEOUT_MS;
     await orCrash((async () => {
-      while (written.length < generated.length && performance.now() < deadline) await sleep(20);
+      while (written.length < runs && performance.now() < deadline) await sleep(20);
     })(), services);
-    if (written.length < generated.length) throw new Error(`pipeline wrote ${written.length} of ${generated.length} runs within ${STAGE_TIMEOUT_MS} ms`);
+    if (written.length < runs) throw new Error(`pipeline wrote ${written.length} of ${runs} runs within ${STAGE_TIMEOUT_MS} ms`);
     const busy = performance.eventLoopUtilization(loopAtStart).utilization;
     const cpuShare = cpuShareSince(cpuAtStart, performance.now() - started);
     const seconds = (Math.max(...written) - started) / 1000;
     return {
-      runs: generated.length,
-      rawMessages: raw.length,
+      runs,
+      rawMessages,
       items,
       seconds: round(seconds, 3),
       itemsPerSecond: items / seconds,
-      rawMessagesPerSecond: raw.length / seconds,
+      rawMessagesPerSecond: rawMessages / seconds,
       firstFileAfterMs: round(Math.min(...written) - started, 1),
       busy: round(busy, 3),
       cpuShare: round(cpuShare, 3),
