@@ -170,8 +170,9 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
 }
 
 /**
- * The records of a topic stamped in [sinceMs, untilMs) that `keep` accepts, in partition and
- * offset order. `onProgress` counts every record read, kept or not, against the range's size.
+ * Streams the records of a topic stamped in [sinceMs, untilMs) that `keep` accepts to `onRecord`,
+ * awaited one at a time in offset order within a partition, so nothing is held beyond the batch
+ * being read. `onProgress` counts every record read, kept or not, against the range's size.
  */
 export async function readTimeRange(options: {
   kafka: Kafka;
@@ -180,12 +181,12 @@ export async function readTimeRange(options: {
   sinceMs: number;
   untilMs: number;
   keep: (record: StoredRecord) => boolean;
+  onRecord: (record: StoredRecord) => Promise<void>;
   onProgress?: (done: number, total: number) => void;
   purpose: string;
-}): Promise<StoredRecord[]> {
+}): Promise<void> {
   const ranges = await offsetRangesByTime(options.kafka, options.topic, options.sinceMs, options.untilMs);
   const total = ranges.reduce((sum, range) => sum + Math.max(0, Number(BigInt(range.end) - BigInt(range.start))), 0);
-  const kept: StoredRecord[] = [];
   let done = 0;
   options.onProgress?.(0, total);
   await readOffsetRanges({
@@ -194,16 +195,15 @@ export async function readTimeRange(options: {
     topic: options.topic,
     ranges,
     purpose: options.purpose,
-    onRecord: (record) => {
+    onRecord: async (record) => {
       done += 1;
-      if (options.keep(record)) kept.push(record);
+      if (options.keep(record)) await options.onRecord(record);
       options.onProgress?.(done, total);
     },
   });
-  return kept.sort(byPartitionAndOffset);
 }
 
-function byPartitionAndOffset(a: StoredRecord, b: StoredRecord): number {
+function byPartitionAndOffset(a: { partition: number; offset: string }, b: { partition: number; offset: string }): number {
   return a.partition - b.partition || (BigInt(a.offset) < BigInt(b.offset) ? -1 : BigInt(a.offset) > BigInt(b.offset) ? 1 : 0);
 }
 

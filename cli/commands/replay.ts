@@ -13,14 +13,14 @@ export interface ProgressReporter {
   stop(): void;
 }
 
-/** About twenty JSON lines a phase, plus its first and last. */
+/** About twenty JSON lines, plus the first and last. */
 function isReportStep(done: number, total: number): boolean {
   return done === 0 || done >= total || done % Math.max(1, Math.ceil(total / 20)) === 0;
 }
 
 /**
- * A progress bar per phase on a terminal; otherwise JSON lines such as
- * {"phase":"read","done":120,"total":400}, which scripts can follow.
+ * A progress bar on a terminal; otherwise JSON lines such as
+ * {"phase":"replay","done":120,"total":400}, which scripts can follow.
  */
 export function createProgressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }): ProgressReporter {
   if (!stream.isTTY) {
@@ -32,16 +32,13 @@ export function createProgressReporter(stream: NodeJS.WritableStream & { isTTY?:
     };
   }
   let bar: SingleBar | null = null;
-  let phase: ReplayProgress['phase'] | null = null;
   return {
     update(event) {
-      if (event.phase !== phase) {
-        bar?.stop();
-        phase = event.phase;
-        bar = new SingleBar({ stream, format: `${event.phase.padEnd(6)} [{bar}] {value}/{total}`, hideCursor: true }, Presets.shades_classic);
+      if (bar === null) {
+        bar = new SingleBar({ stream, format: `${event.phase} [{bar}] {value}/{total}`, hideCursor: true }, Presets.shades_classic);
         bar.start(event.total, event.done);
       } else {
-        bar?.update(event.done);
+        bar.update(event.done);
       }
     },
     stop: () => bar?.stop(),
@@ -85,12 +82,13 @@ export function registerReplayCommand(program: Command): void {
             serde: pipeline.serde,
             logger: pipeline.logger.child({ command: 'replay' }),
             runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
-            readRawResults: (range, keep, onProgress) => readTimeRange({
+            readRawResults: (range, keep, onRecord, onProgress) => readTimeRange({
               kafka: pipeline.kafka,
               naming: pipeline.naming,
               topic: physicalTopic(pipeline.naming, 'raw-results'),
               ...range,
               keep,
+              onRecord,
               onProgress,
               purpose: 'replay-reader',
             }),

@@ -56,6 +56,8 @@ export function createCollector(options: { runTimeoutMs: number; logger: Logger;
     const entry = list.find((run) => run.hash === hash);
     if (entry) entry.lastOffset = entry.lastOffset > lastOffset ? entry.lastOffset : lastOffset;
     else list.push({ hash, lastOffset });
+    // Commits prune the list; without them (a replay) it keeps only as many as `closed` does.
+    if (list.length > CLOSED_MEMORY) list.shift();
     finished.set(partition, list);
   }
 

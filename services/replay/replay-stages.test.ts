@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import type { RawResult } from '../../schemas/messages.ts';
-import { replayStages } from './replay-stages.ts';
+import { createReplayStages } from './replay-stages.ts';
 import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
 
 const REQUEST_A = requestAt('2026-11-29T10:00:00.000Z');
@@ -22,8 +22,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), onProgress?: (done: number, total: number) => void) {
-  return replayStages({ records: storedRecords(values), serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir, ...(onProgress ? { onProgress } : {}) });
+/** Pushes the records one by one, as the reader streams them, then finishes. */
+async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), afterEach?: (pushed: number) => void) {
+  const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir });
+  let pushed = 0;
+  for (const record of storedRecords(values)) {
+    await stages.push(record);
+    afterEach?.(++pushed);
+  }
+  return stages.finish();
 }
 
 function readDocument(dir: string, file: string): { run_id: string; items: Array<{ title: string }>; stats: { complete: boolean; incomplete_reason: string | null } } {
@@ -33,14 +40,15 @@ function readDocument(dir: string, file: string): { run_id: string; items: Array
 describe('replayStages', () => {
   it('runs scorer, collector and sink over a whole run and writes its files', async () => {
     const dir = tempDir();
-    const progress: Array<[number, number]> = [];
-    const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], dir, (done, total) => progress.push([done, total]));
+    // Streaming: the run's file exists as soon as its end marker was pushed, before finish().
+    const filesAfterPush: string[][] = [];
+    const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], dir, () => filesAfterPush.push(fs.readdirSync(dir).sort()));
     expect(result.rejected).toEqual([]);
     expect(result.runs).toEqual([{ runId: 'run-a', requestedAt: '2026-11-29T10:00:00.000Z', file: 'normalized/20261129T100000000Z.json', complete: true, incompleteReason: null, items: 3 }]);
     expect(fs.readdirSync(dir).sort()).toEqual(['digest.md', 'latest-ingest.json', 'normalized']);
     expect(fs.readFileSync(path.join(dir, 'latest-ingest.json'), 'utf8')).toBe(fs.readFileSync(path.join(dir, result.runs[0]!.file), 'utf8'));
     expect(readDocument(dir, 'latest-ingest.json').items.map((item) => item.title).sort()).toEqual(['KRaft migration guide for Kafka release upgrades', 'Kafka 4.1 release brings faster KRaft failover', 'Kafka Streams release notes explained']);
-    expect(progress).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(filesAfterPush).toEqual([[], [], ['digest.md', 'latest-ingest.json', 'normalized']]);
   });
 
   it.each<{ name: string; values: RawResult[]; complete: boolean; reason: string | null }>([

@@ -42,14 +42,22 @@ export interface ReplayStagesResult {
 }
 
 export interface ReplayStagesOptions {
-  /** The topic's raw-results in offset order. */
-  records: readonly StoredRecord[];
   serde: Serde;
   logger: Logger;
   runTimeoutMs: number;
   /** The folder the sink writes into (normalized/, latest-ingest.json, digest.md). */
   targetDir: string;
-  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Records go in one at a time as they are read, so memory holds the runs still open, not the
+ * range: a replay of a month of raw results needs no more memory than one of an hour.
+ */
+export interface ReplayStages {
+  /** The next raw-results record of the topic, in offset order within its partition. */
+  push(record: StoredRecord): Promise<void>;
+  /** Closes every run still open (as incomplete) and returns what was replayed. */
+  finish(): Promise<ReplayStagesResult>;
 }
 
 /** The latest instant a Date can hold. */
@@ -66,7 +74,7 @@ function runKey(value: { tenant: string; topic_id: string; run_id: string }): st
   return `${value.tenant}/${value.topic_id}/${value.run_id}`;
 }
 
-export async function replayStages(options: ReplayStagesOptions): Promise<ReplayStagesResult> {
+export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const { serde } = options;
   // The collector's clock stands still during the replay (nothing times out by wall time) and
   // jumps forward at the end, so every run still open closes then.
@@ -112,35 +120,36 @@ export async function replayStages(options: ReplayStagesOptions): Promise<Replay
     }
   }
 
-  let done = 0;
-  for (const record of options.records) {
-    done += 1;
-    let raw: RawResult;
-    try {
-      if (record.value === null) throw new SkryaError('UNDECODABLE', 'empty (tombstone) value');
-      raw = await serde.decode('raw-results', record.value);
-    } catch (error) {
-      if (!(error instanceof SkryaError) || error.retriable) throw error;
-      rejected.push({ partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message });
-      continue;
-    }
-    if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
+  let lastRecord: StoredRecord | undefined;
+  return {
+    async push(record) {
+      lastRecord = record;
+      let raw: RawResult;
+      try {
+        if (record.value === null) throw new SkryaError('UNDECODABLE', 'empty (tombstone) value');
+        raw = await serde.decode('raw-results', record.value);
+      } catch (error) {
+        if (!(error instanceof SkryaError) || error.retriable) throw error;
+        rejected.push({ partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message });
+        return;
+      }
+      if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
 
-    for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
-      if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
-      if (outcome.kind !== 'emit') continue;
-      const scored = await overTheWire('scored-results', outcome.value);
-      const offset = String(scoredOffset);
-      scoredOffset += 1n;
-      await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
-    }
-    options.onProgress?.(done, options.records.length);
-  }
+      for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
+        if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
+        if (outcome.kind !== 'emit') continue;
+        const scored = await overTheWire('scored-results', outcome.value);
+        const offset = String(scoredOffset);
+        scoredOffset += 1n;
+        await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
+      }
+    },
 
-  clockMs = LATEST_DATE_MS;
-  const last = options.records.at(-1);
-  if (last) await collect(last, await collector.tick!(new Date(clockMs)), false);
-
-  runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
-  return { runs, rejected };
+    async finish() {
+      clockMs = LATEST_DATE_MS;
+      if (lastRecord) await collect(lastRecord, await collector.tick!(new Date(clockMs)), false);
+      runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+      return { runs, rejected };
+    },
+  };
 }

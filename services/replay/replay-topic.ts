@@ -18,16 +18,25 @@ import { DIGEST_FILE, LATEST_FILE } from '../sink/batch-sink.ts';
 import { writeFileAtomic } from '../sink/write-atomic.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
-import { replayStages } from './replay-stages.ts';
+import { createReplayStages, type ReplayStages } from './replay-stages.ts';
 import { diffRun, type OriginalDocument } from './run-diff.ts';
 
 export const DIFF_JSON_FILE = 'diff.json';
 export const DIFF_MARKDOWN_FILE = 'diff.md';
 
-export type ReplayProgress = { phase: 'read' | 'replay'; done: number; total: number };
+/** Raw results read from the range (kept or not) against its size: the replay works as it reads. */
+export type ReplayProgress = { phase: 'replay'; done: number; total: number };
 
-/** Reads raw-results stamped in [sinceMs, untilMs), keeping the records `keep` accepts, in offset order. */
-export type ReadRawResults = (range: { sinceMs: number; untilMs: number }, keep: (record: StoredRecord) => boolean, onProgress: (done: number, total: number) => void) => Promise<StoredRecord[]>;
+/**
+ * Reads raw-results stamped in [sinceMs, untilMs) and hands each record `keep` accepts to
+ * `onRecord` (awaited, in offset order within a partition) as it arrives.
+ */
+export type ReadRawResults = (
+  range: { sinceMs: number; untilMs: number },
+  keep: (record: StoredRecord) => boolean,
+  onRecord: (record: StoredRecord) => Promise<void>,
+  onProgress: (done: number, total: number) => void,
+) => Promise<void>;
 
 export interface ReplayDeps {
   dataRoot: string;
@@ -95,42 +104,46 @@ function swapIn(staging: string, target: string): void {
 
 export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onProgress: (event: ReplayProgress) => void = () => {}): Promise<ReplaySummary> {
   const key = topicKey({ tenant: request.tenant, topicId: request.topicId });
-  const records = await deps.readRawResults(
-    // --until is inclusive: the broker's lookup finds the first offset at or after the bound.
-    { sinceMs: Date.parse(request.since), untilMs: Date.parse(request.until) + 1 },
-    (record) => record.key?.toString('utf8') === key,
-    (done, total) => onProgress({ phase: 'read', done, total }),
-  );
-  if (records.length === 0) {
-    throw new SkryaError('INVALID_INPUT', `no raw results for ${key} between ${request.since} and ${request.until}: widen the range (raw-results are kept 30 days)`);
-  }
-
   const target = replayDir(deps.dataRoot, request.tenant, request.topicId, request.replayId);
-  const staging = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
-  fs.mkdirSync(staging, { recursive: true });
+  const originals = ingestDir(deps.dataRoot, request.tenant, request.topicId);
+  // Made with the first record of the topic: a range without any writes nothing.
+  const staging: { current: { dir: string; seeded: string[]; stages: ReplayStages } | null } = { current: null };
+  const stage = () => {
+    if (staging.current) return staging.current;
+    const dir = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(dir, { recursive: true });
+    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir }) };
+    return staging.current;
+  };
+  let read = 0;
   try {
-    const originals = ingestDir(deps.dataRoot, request.tenant, request.topicId);
-    const seeded = seedOriginalRuns(originals, staging);
-    const result = await replayStages({
-      records,
-      serde: deps.serde,
-      logger: deps.logger,
-      runTimeoutMs: deps.runTimeoutMs,
-      targetDir: staging,
-      onProgress: (done, total) => onProgress({ phase: 'replay', done, total }),
-    });
+    await deps.readRawResults(
+      // --until is inclusive: the broker's lookup finds the first offset at or after the bound.
+      { sinceMs: Date.parse(request.since), untilMs: Date.parse(request.until) + 1 },
+      (record) => record.key?.toString('utf8') === key,
+      async (record) => {
+        read += 1;
+        await stage().stages.push(record);
+      },
+      (done, total) => onProgress({ phase: 'replay', done, total }),
+    );
+    if (read === 0) {
+      throw new SkryaError('INVALID_INPUT', `no raw results for ${key} between ${request.since} and ${request.until}: widen the range (raw-results are kept 30 days)`);
+    }
+    const { dir, seeded, stages } = stage();
+    const result = await stages.finish();
     const replayedFiles = new Set(result.runs.map((run) => run.file));
-    for (const file of seeded) if (!replayedFiles.has(file)) fs.rmSync(resolveInside(staging, file));
-    if (replayedFiles.size === 0) fs.rmSync(resolveInside(staging, 'normalized'), { recursive: true, force: true });
+    for (const file of seeded) if (!replayedFiles.has(file)) fs.rmSync(resolveInside(dir, file));
+    if (replayedFiles.size === 0) fs.rmSync(resolveInside(dir, 'normalized'), { recursive: true, force: true });
     const diffs = result.runs.map((run) => diffRun(
       { runId: run.runId, file: run.file },
       readOriginal(resolveInside(originals, run.file)),
-      JSON.parse(fs.readFileSync(resolveInside(staging, run.file), 'utf8')) as unknown,
+      JSON.parse(fs.readFileSync(resolveInside(dir, run.file), 'utf8')) as unknown,
     ));
-    const report = buildReplayReport({ ...request }, records.length, result.rejected, diffs);
-    writeFileAtomic(resolveInside(staging, DIFF_JSON_FILE), renderReportJson(report));
-    writeFileAtomic(resolveInside(staging, DIFF_MARKDOWN_FILE), renderReportMarkdown(report));
-    swapIn(staging, target);
+    const report = buildReplayReport({ ...request }, read, result.rejected, diffs);
+    writeFileAtomic(resolveInside(dir, DIFF_JSON_FILE), renderReportJson(report));
+    writeFileAtomic(resolveInside(dir, DIFF_MARKDOWN_FILE), renderReportMarkdown(report));
+    swapIn(dir, target);
 
     let promoted: string | null = null;
     if (request.promote && result.runs.length > 0) {
@@ -141,6 +154,6 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     }
     return { dir: target, report, promoted };
   } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
+    if (staging.current) fs.rmSync(staging.current.dir, { recursive: true, force: true });
   }
 }

@@ -85,7 +85,7 @@ async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progr
     serde: pipeline.serde,
     logger: createLogger({ level: 'warn', name: 'replay-test' }),
     runTimeoutMs: 20_000,
-    readRawResults: (range, keep, onProgress) => readTimeRange({ kafka: pipeline.kafka, naming: pipeline.naming, topic: physicalTopic(pipeline.naming, 'raw-results'), ...range, keep, onProgress, purpose: 'replay-test' }),
+    readRawResults: (range, keep, onRecord, onProgress) => readTimeRange({ kafka: pipeline.kafka, naming: pipeline.naming, topic: physicalTopic(pipeline.naming, 'raw-results'), ...range, keep, onRecord, onProgress, purpose: 'replay-test' }),
   }, request, (event) => progress.push(event));
 }
 
@@ -140,10 +140,8 @@ describe('skrya replay', () => {
     for (const file of Object.keys(replayed).filter((name) => !name.startsWith('diff.'))) expect(replayed[file], file).toBe(fs.readFileSync(path.join(original, file), 'utf8'));
     expect(fs.readFileSync(harness.latest(TENANT, TOPIC), 'utf8')).toBe(latestBefore);
 
-    const phases = progress.map((event) => event.phase);
-    expect(phases[0]).toBe('read');
-    expect(progress.filter((event) => event.phase === 'read').at(-1)).toEqual({ phase: 'read', done: 7, total: 7 });
-    expect(progress.filter((event) => event.phase === 'replay').at(-1)).toEqual({ phase: 'replay', done: 5, total: 5 });
+    expect(progress[0]).toEqual({ phase: 'replay', done: 0, total: 7 });
+    expect(progress.at(-1)).toEqual({ phase: 'replay', done: 7, total: 7 });
   });
 
   it('replays a later run alone and still reports its changes against the run before it', async () => {
@@ -235,7 +233,7 @@ describe('the skrya replay command', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { phase: string; done?: number; total?: number; totals?: ReplayReport['totals'] });
-    expect(lines.filter((line) => line.phase === 'read').at(-1)).toEqual({ phase: 'read', done: 7, total: 7 });
+    expect(lines.filter((line) => line.phase === 'replay').at(-1)).toEqual({ phase: 'replay', done: 7, total: 7 });
     expect(lines.at(-1)).toMatchObject({ phase: 'done', replay_id: 'from-cli', totals: { runs: 2 } });
     expect(fs.existsSync(path.join(replayDir(harness.dataRoot, TENANT, TOPIC, 'from-cli'), 'diff.json'))).toBe(true);
   });
