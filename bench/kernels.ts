@@ -1,7 +1,8 @@
 /**
  * Pure kernels on one core, in operations per second (median of five timed repetitions after a
  * warm-up): Avro through the serde and through bare avsc (with the decode broken into its parts),
- * canonicalUrl, screenItem on 2 KB items, scoreItem, and dedupeItems over 100k items.
+ * canonicalUrl, screenItem on 2 KB items, scoreItem, dedupeItems over 100k items, and the
+ * scorer's steps in microseconds per item on the stage bench's own messages (where its time goes).
  */
 import { randomBytes } from 'node:crypto';
 import avro from 'avsc';
@@ -10,6 +11,9 @@ import { createRegistry } from '../runtime/kafka.ts';
 import { createSerde } from '../runtime/serde.ts';
 import type { RawResult, ScoredResult } from '../schemas/messages.ts';
 import { dedupeItems, type DedupeCandidate } from '../services/collector/dedupe/dedupe-items.ts';
+import { detectLanguage } from '../services/retriever/skills/normalize/language.ts';
+import { builtinParsers, normalizeResponse } from '../services/scorer/normalize-response.ts';
+import { scoreResults } from '../services/scorer/score-results.ts';
 import { screenItem, type ScreenInput } from '../services/scorer/injection/screen-item.ts';
 import { canonicalUrl } from '../services/scorer/ranking/canonical-url.ts';
 import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } from '../services/scorer/ranking/score-item.ts';
@@ -26,7 +30,25 @@ export interface KernelFigures {
   scoreItem: RateSample;
   itemScorerBulk: RateSample;
   dedupeItems: RateSample & { items: number; clusters: number };
+  scorerSteps: ScorerStepCosts;
 }
+
+/** Microseconds per result on one core, each step measured alone on the same provider responses. */
+export interface ScorerStepCosts {
+  results: number;
+  /** Provider response → results: JSON/feed parsing, HTML to text, language detection. */
+  normalize: number;
+  /** Of which: language detection (ELD on the first 400 characters). */
+  languageDetection: number;
+  /** Results → scored items: validation, canonical URL, hashing, screening, scoring. */
+  scoreResults: number;
+  /** Of which: prompt-injection screening (title, content, summary and the entry's HTML). */
+  screening: number;
+  /** One scored-results message through serde.encode (zod contract + Avro). */
+  encodeOutput: number;
+}
+
+const SCORED_SAMPLE = 'scored-results (one item)';
 
 async function avroFigures(): Promise<KernelFigures['avro']> {
   const config = loadConfig({ ...process.env, SKRYA_TOPIC_PREFIX: `bench.kernels.${randomBytes(4).toString('hex')}.` });
@@ -39,7 +61,7 @@ async function avroFigures(): Promise<KernelFigures['avro']> {
     // Operation counts keep every repetition well under a second on a busy 2-core machine.
     const samples: Array<[string, TopicName, RawResult | ScoredResult, number]> = [
       ['raw-results (one provider response)', 'raw-results', rawResponse, 1_000],
-      ['scored-results (one item)', 'scored-results', scoredItem, 2_000],
+      [SCORED_SAMPLE, 'scored-results', scoredItem, 2_000],
     ];
     const figures: KernelFigures['avro'] = {};
     for (const [name, topic, value, operations] of samples) {
@@ -153,6 +175,8 @@ export async function benchKernels(): Promise<KernelFigures> {
     clusters = dedupeItems(candidates).length;
   }, { operations: candidates.length, warmups: 0, repetitions: 3 });
 
+  const scorerSteps = scorerStepCosts(1_000_000 / avroResults[SCORED_SAMPLE]!.serdeEncode.median);
+
   return {
     avro: avroResults,
     canonicalUrl: canonical,
@@ -160,5 +184,34 @@ export async function benchKernels(): Promise<KernelFigures> {
     scoreItem: oneOff,
     itemScorerBulk: bulk,
     dedupeItems: { ...dedupe, items: candidates.length, clusters },
+    scorerSteps,
+  };
+}
+
+/** The stage bench's inputs (generated runs of two responses), each scorer step timed on its own. */
+function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
+  const responses = rawMessagesOf(generateRuns('steps', 20, 2))
+    .map(({ value }) => value)
+    .filter((value): value is Extract<RawResult, { kind: 'RESPONSE' }> => value.kind === 'RESPONSE');
+  const parsers = builtinParsers();
+  const normalized = responses.map((message) => ({ message, results: normalizeResponse(message, parsers) }));
+  const results = normalized.flatMap((entry) => entry.results);
+  const perResult = (sample: RateSample) => 1_000_000 / sample.median;
+  const timed = (work: () => void) => perResult(measureRate(work, { operations: results.length }));
+  return {
+    results: results.length,
+    normalize: timed(() => {
+      for (const message of responses) normalizeResponse(message, parsers);
+    }),
+    languageDetection: timed(() => {
+      for (const result of results) detectLanguage([result.title, result.snippet, result.content].join(' '));
+    }),
+    scoreResults: timed(() => {
+      for (const { message, results: batch } of normalized) scoreResults(message, batch);
+    }),
+    screening: timed(() => {
+      for (const result of results) screenItem({ id: 'bench', title: result.title, content: result.content, summary: result.snippet, url: result.url, html: result.html });
+    }),
+    encodeOutput,
   };
 }

@@ -1,5 +1,5 @@
 /** The markdown table of one bench run: figure, aim, and whether the aim was met. */
-import type { KernelFigures } from './kernels.ts';
+import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
 import type { LatencyFigures } from './latency.ts';
 import type { MachineInfo } from './measure.ts';
 import type { ReplayFigures } from './replay.ts';
@@ -45,6 +45,28 @@ function stageRows(name: string, input: string, figures: StageFigures): Row[] {
   ];
 }
 
+/**
+ * Where the scorer's time goes, per result on one core, and the most a single scorer could do
+ * with that work set against the passthrough's cost for the same result.
+ */
+function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined): Row[] {
+  const us = (value: number) => `${formatNumber(value)} µs`;
+  const total = steps.normalize + steps.scoreResults + steps.encodeOutput;
+  const rows: Row[] = [[
+    `scorer's work per result (${formatNumber(steps.results)} results of the stage bench's responses, one core)`,
+    `normalize ${us(steps.normalize)} (language detection ${us(steps.languageDetection)}), validate + screen + score ${us(steps.scoreResults)} (screening ${us(steps.screening)}), Avro encode of the output ${us(steps.encodeOutput)}: ${us(total)} in all, at most ${formatNumber(1_000_000 / total)} results/s`,
+    '',
+    '',
+  ]];
+  if (scorer) {
+    // The passthrough forwards the same messages (responses and run-end markers): its cost per result.
+    const passthroughPerResult = 1_000_000 / (scorer.passthrough.medianMessagesPerSecond * (scorer.items / scorer.inputs));
+    const ceiling = passthroughPerResult / total;
+    rows.push(['  scorer / passthrough that this work allows', `${formatNumber(ceiling)} (passthrough ${us(passthroughPerResult)} per result)`, `≥ ${SCORER_RATIO_AIM}`, met(ceiling >= SCORER_RATIO_AIM)]);
+  }
+  return rows;
+}
+
 export function renderTable(results: BenchResults): string {
   const rows: Row[] = [];
   const { kernels, scorer, collector, pipeline, latency, replay } = results;
@@ -74,6 +96,7 @@ export function renderTable(results: BenchResults): string {
     rows.push(['scoreItem (one-off: prepares the query each call)', `${formatNumber(kernels.scoreItem.median)} ops/s`, '', '']);
     rows.push(['createItemScorer (bulk: query prepared once)', `${formatNumber(kernels.itemScorerBulk.median)} ops/s`, '', '']);
     rows.push([`dedupeItems on ${formatNumber(kernels.dedupeItems.items)} items`, `${formatNumber(kernels.dedupeItems.median)} items/s (${formatNumber(kernels.dedupeItems.clusters)} clusters)`, '', '']);
+    rows.push(...scorerStepRows(kernels.scorerSteps, scorer));
   }
   for (const [section, error] of Object.entries(results.errors)) rows.push([`${section}: failed`, error.replace(/\|/g, '\\|').replace(/\n/g, ' '), '', '**failed**']);
 

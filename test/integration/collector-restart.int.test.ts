@@ -36,7 +36,8 @@ function item(id: string, runId: string): ScoredResult {
   const url = `https://example.com/${id}`;
   // Distinct text and place per item: the collector merges near-duplicate text and keeps one item per place in a run.
   const content = `${STORIES[id]} (${id})`;
-  return { ...scoredItemMessageFixture(), run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, content, summary: content, content_hash: createHash('sha256').update(content).digest('hex').slice(0, 32), sources: [{ provider: 'rss_feed', url, item_id: id }], position: Object.keys(STORIES).indexOf(id) }) };
+  const base = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
+  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, content, summary: content, content_hash: createHash('sha256').update(content).digest('hex').slice(0, 32), sources: [{ provider: 'rss_feed', url, item_id: id }], position: Object.keys(STORIES).indexOf(id) }) };
 }
 
 function runEnd(runId: string): ScoredResult {
