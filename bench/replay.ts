@@ -1,15 +1,23 @@
 /**
- * Replay-style throughput without Kafka: raw-results messages fed straight into the scorer's
- * handler, its scored messages straight into the collector's handler, run after run, for a large
- * number of raw items. No Avro, no broker, no sink: this is the handlers' own cost and memory.
- * A pool of generated runs is reused under new run ids (the handlers' work does not get cheaper
- * for repeated text: nothing is cached between runs). RSS is sampled at 0, 25, 50, 75 and 100 %.
+ * Replay throughput and memory on the real replay path (`createReplayStages`, what `skrya replay`
+ * runs for every record it reads): Avro raw-results records through the registry serde, the scorer,
+ * the collector (every value over the wire between them) and the sink writing each run's files.
+ * Only the broker read is left out: `readTimeRange` streams batches, so it adds no memory that
+ * grows with the range. One topic, as a replay reads; a pool of generated runs is reused under
+ * new run ids (nothing is cached between runs, so repeated text costs the same). RSS is sampled at
+ * 0, 25, 50, 75 and 100 %.
  */
-import type { HandlerContext, IncomingMessage, Outcome } from '../runtime/runner.ts';
-import type { RawResult, ScoredResult } from '../schemas/messages.ts';
-import { createCollector } from '../services/collector/handler.ts';
-import { createScorer } from '../services/scorer/handler.ts';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../runtime/config.ts';
+import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { createSerde } from '../runtime/serde.ts';
+import { createReplayStages } from '../services/replay/replay-stages.ts';
+import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
+import { deleteSubjects } from './kafka-bench.ts';
 import { cpuShareSince, memorySample, round, type MemorySample } from './measure.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 
@@ -19,8 +27,7 @@ const RESPONSES_PER_RUN = 2;
 export interface ReplayFigures {
   rawItems: number;
   runs: number;
-  batches: number;
-  scoredMessages: number;
+  runsWritten: number;
   seconds: number;
   itemsPerSecond: number;
   /** CPU seconds per wall second: under 1 means other processes took part of the core. */
@@ -28,41 +35,39 @@ export interface ReplayFigures {
   memory: MemorySample[];
 }
 
-const noContext: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
-
-function message<T>(topic: 'raw-results' | 'scored-results', key: string, value: T, offset: number): IncomingMessage<T> {
-  return { topic, partition: 0, offset: String(offset), key, value, headers: {}, timestamp: '0' };
-}
-
-export function benchReplay(options: { rawItems: number }): ReplayFigures {
-  const pool: GeneratedRun[] = Array.from({ length: POOL_RUNS }, (_unused, runIndex) => generateRun({ label: 'replay', runIndex, topicCount: 24, responsesPerRun: RESPONSES_PER_RUN }));
-  const itemsPerRun = pool[0]!.items;
-  const totalRuns = Math.ceil(options.rawItems / itemsPerRun);
-  const scorer = createScorer();
-  const collector = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-replay' }) });
-  const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * totalRuns));
-  const memory: MemorySample[] = [];
-  let batches = 0;
-  let scoredMessages = 0;
-  let offset = 0;
-  const started = performance.now();
-  const cpuAtStart = process.cpuUsage();
-  for (let runNumber = 0; runNumber <= totalRuns; runNumber++) {
-    if (checkpoints.includes(runNumber)) memory.push(memorySample(runNumber * itemsPerRun, performance.now() - started));
-    if (runNumber === totalRuns) break;
-    const template = pool[runNumber % POOL_RUNS]!;
-    const runId = `replay-${runNumber}`;
-    for (const raw of template.messages) {
-      const outcomes = scorer.handle(message<RawResult>('raw-results', template.key, { ...raw, run_id: runId }, offset++), noContext) as Outcome[];
-      for (const outcome of outcomes) {
-        if (outcome.kind !== 'emit') continue;
-        scoredMessages += 1;
-        const produced = collector.handle(message<ScoredResult>('scored-results', outcome.key, outcome.value as ScoredResult, offset++), noContext) as Outcome[];
-        batches += produced.filter((result) => result.kind === 'emit').length;
+export async function benchReplay(options: { rawItems: number }): Promise<ReplayFigures> {
+  const config = loadConfig({ ...process.env, SKRYA_TOPIC_PREFIX: `bench.replay.${randomBytes(4).toString('hex')}.` });
+  const naming = { prefix: config.SKRYA_TOPIC_PREFIX };
+  const serde = await createSerde({ registry: createRegistry(config), registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
+  const targetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-replay-'));
+  try {
+    // One topic (topicCount 1): a replay reads one topic's key. The pool's 100 request times name
+    // 100 files, which later runs replace, so the disk holds the pool, not every run.
+    const pool: GeneratedRun[] = Array.from({ length: POOL_RUNS }, (_unused, runIndex) => generateRun({ label: 'replay', runIndex, topicCount: 1, responsesPerRun: RESPONSES_PER_RUN }));
+    const itemsPerRun = pool[0]!.items;
+    const totalRuns = Math.ceil(options.rawItems / itemsPerRun);
+    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir });
+    const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * totalRuns));
+    const memory: MemorySample[] = [];
+    let offset = 0;
+    const started = performance.now();
+    const cpuAtStart = process.cpuUsage();
+    for (let runNumber = 0; runNumber <= totalRuns; runNumber++) {
+      if (checkpoints.includes(runNumber)) memory.push(memorySample(runNumber * itemsPerRun, performance.now() - started));
+      if (runNumber === totalRuns) break;
+      const template = pool[runNumber % POOL_RUNS]!;
+      const key = Buffer.from(template.key);
+      for (const raw of template.messages) {
+        const value = await serde.encode('raw-results', { ...raw, run_id: `replay-${runNumber}` });
+        await stages.push({ partition: 0, offset: String(offset++), timestamp: '0', key, value, headers: {} });
       }
     }
+    const { runs } = await stages.finish();
+    const seconds = (performance.now() - started) / 1000;
+    const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
+    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
+  } finally {
+    fs.rmSync(targetDir, { recursive: true, force: true });
+    await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((topic) => valueSubject(naming, topic)));
   }
-  const seconds = (performance.now() - started) / 1000;
-  const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
-  return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, batches, scoredMessages, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
 }

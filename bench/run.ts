@@ -109,7 +109,7 @@ async function main(): Promise<number> {
       results.latency = await benchLatency({ ratesItemsPerSecond: options.rates, seconds: options.latencySeconds, drainMs: 10_000 });
     },
     replay: async () => {
-      results.replay = benchReplay({ rawItems: options.replayItems });
+      results.replay = await benchReplay({ rawItems: options.replayItems });
     },
   };
 

@@ -98,6 +98,8 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
     if (!closedByMarker) stats = { ...stats, complete: false, incomplete_reason: MARKER_AFTER_RANGE };
     else {
       const seen = responsesSeen.get(runKey(batch)) ?? 0;
+      // A closed run is not closed again (the collector remembers it), so its count can go.
+      responsesSeen.delete(runKey(batch));
       const total = batch.stats.counts.raw_responses;
       if (seen < total) stats = { ...stats, complete: false, incomplete_reason: `${total - seen} of ${total} provider responses are before the replay range` };
     }
