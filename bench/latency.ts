@@ -10,13 +10,13 @@ import path from 'node:path';
 import { ingestDir } from '../runtime/data-paths.ts';
 import { PRODUCER_CONFIG, type RunningService } from '../runtime/runner.ts';
 import { createCollector } from '../services/collector/handler.ts';
-import { createScorer } from '../services/scorer/handler.ts';
+import type { Stage } from '../services/catalog.ts';
 import { LATEST_FILE } from '../services/sink/batch-sink.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createBenchContext, encodeMessages, type BenchContext, type EncodedMessage } from './kafka-bench.ts';
 import { percentile, round, sleep } from './measure.ts';
 import { BENCH_TENANT, RESULTS_PER_RESPONSE, generateRun } from './payloads.ts';
-import { startStage, timedSink } from './stages.ts';
+import { startStage, timedSink, warmScorerStage } from './stages.ts';
 
 export const LATENCY_BUDGET_MS = 1_000;
 const TOPICS_UNDER_LOAD = 12;
@@ -78,6 +78,7 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
   const context = await createBenchContext('latency');
   const written = new Map<string, number>();
   const services: RunningService[] = [];
+  let scoring: Stage | undefined;
   const producer = context.pipeline.kafka.producer(PRODUCER_CONFIG);
   const rawTopic = context.topic('raw-results');
   const send = async (messages: EncodedMessage[]) => {
@@ -87,7 +88,8 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
     await producer.connect();
     services.push(await startStage(context, 'collector', createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) })));
     services.push(await startStage(context, 'sink', timedSink((runId, at) => written.set(runId, at), context.dataRoot)));
-    services.push(await startStage(context, 'scorer', createScorer()));
+    scoring = await warmScorerStage(context.pipeline.config);
+    services.push(await startStage(context, 'scorer', scoring.handler));
     await Promise.all(services.map((service) => service.ready));
 
     let nextIndex = 0;
@@ -144,6 +146,7 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
     return { levels, highestSustainedItemsPerSecond: sustained.length > 0 ? Math.max(...sustained) : null, latestFileHoldsLastRun };
   } finally {
     for (const service of services) await service.stop();
+    await scoring?.close?.();
     await producer.disconnect();
     await context.close();
   }

@@ -9,6 +9,8 @@ import type { IngestBatch, RawResult, ScoredResult } from '../schemas/messages.t
 import { createCollector } from '../services/collector/handler.ts';
 import { createScorer } from '../services/scorer/handler.ts';
 import { createBatchSink } from '../services/sink/batch-sink.ts';
+import type { SkryaConfig } from '../runtime/config.ts';
+import { scorerStage, type Stage } from '../services/catalog.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
 import { cpuShareSince, median, round, sleep } from './measure.ts';
@@ -69,6 +71,18 @@ export function timedSink(onWritten: (runId: string, at: number) => void, dataRo
       return outcomes;
     },
   };
+}
+
+/**
+ * The scorer as `skrya run scorer` builds it (worker threads per SKRYA_SCORER_WORKERS), warmed on
+ * other runs' responses first, so a figure is its steady state rather than JIT start-up (the first
+ * thousand items cost about twice as much); inside workers only their own work warms them.
+ */
+export async function warmScorerStage(config: SkryaConfig): Promise<Stage> {
+  const stage = scorerStage(config);
+  const warmUp = rawMessagesOf(generateRuns('warm-up', 40, 2));
+  await Promise.all(warmUp.map(({ key, value }) => stage.handler.handle(incoming('raw-results', key, value) as IncomingMessage<never>, noContext)));
+  return stage;
 }
 
 export async function startStage<T extends TopicName>(context: BenchContext, service: string, handler: Handler<T>): Promise<RunningService> {
@@ -146,8 +160,13 @@ export async function benchScorerAlone(options: StageBenchOptions): Promise<Stag
   const context = await createBenchContext('scorer');
   try {
     const { runs, rawMessages, items } = await produceGeneratedRuns(context, options);
-    // One scored message per result (dropped ones too) and one run-end marker per run.
-    return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: createScorer(), inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items });
+    const scorer = await warmScorerStage(context.pipeline.config);
+    try {
+      // One scored message per result (dropped ones too) and one run-end marker per run.
+      return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: scorer.handler, inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items });
+    } finally {
+      await scorer.close?.();
+    }
   } finally {
     await context.close();
   }
@@ -188,12 +207,14 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
   const context = await createBenchContext('pipeline');
   const written: number[] = [];
   const services: RunningService[] = [];
+  let scoring: Stage | undefined;
   try {
     const { runs, rawMessages, items } = await produceGeneratedRuns(context, options);
     services.push(await startStage(context, 'collector', createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) })));
     services.push(await startStage(context, 'sink', timedSink((_runId, at) => written.push(at), context.dataRoot)));
     await Promise.all(services.map((service) => service.ready));
-    const scorer = await startStage(context, 'scorer', createScorer());
+    scoring = await warmScorerStage(context.pipeline.config);
+    const scorer = await startStage(context, 'scorer', scoring.handler);
     services.push(scorer);
     await scorer.ready;
     const started = performance.now();
@@ -220,6 +241,7 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
     };
   } finally {
     for (const service of services) await service.stop();
+    await scoring?.close?.();
     await context.close();
   }
 }

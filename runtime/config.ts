@@ -30,6 +30,11 @@ export const configSchema = z.object({
    * kill -9 a restarted service waits this long to get its partitions back; 6 s is the broker's minimum.
    */
   SKRYA_CONSUMER_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).default(45_000),
+  /**
+   * Worker threads the scorer scores responses in (0 = on its event loop). By default one per core
+   * beyond the first, at most four: the event loop keeps a core for Kafka and Avro.
+   */
+  SKRYA_SCORER_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(4, Math.max(0, os.availableParallelism() - 1))),
   /** live = real provider HTTP; mock = the skills' recorded responses (offline demos, tests). */
   SKRYA_SKILL_ADAPTERS: z.enum(['live', 'mock']).default('live'),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),

@@ -3,6 +3,7 @@
  * shared runner, with its own consumer group; `skrya run all` starts them in one process.
  */
 import path from 'node:path';
+import type { SkryaConfig } from '../runtime/config.ts';
 import type { Pipeline } from '../runtime/pipeline.ts';
 import { startService, type Handler, type RunningService } from '../runtime/runner.ts';
 import type { TopicName } from '../topics/topics.ts';
@@ -15,6 +16,7 @@ import { createSkillRegistry } from './retriever/skills/registry.ts';
 import { createKafkaUsageLedger } from './retriever/tenancy/kafka-usage-ledger.ts';
 import { createTenantRegistries } from './retriever/tenancy/tenant-registries.ts';
 import { createScorer } from './scorer/handler.ts';
+import { createScorePool } from './scorer/score-pool.ts';
 import { createBatchSink } from './sink/batch-sink.ts';
 import { createRawSink } from './sink/raw-sink.ts';
 
@@ -26,7 +28,7 @@ export interface StageOptions {
   bindings?: readonly Binding[];
 }
 
-interface Stage {
+export interface Stage {
   handler: Handler<TopicName>;
   /** How often the runner asks for periodic outcomes (the retriever hands out finished runs this way). */
   tickIntervalMs?: number;
@@ -50,11 +52,9 @@ async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: Sta
   };
 }
 
-async function handlerFor(service: Exclude<ConsumerService, 'retriever'>, pipeline: Pipeline): Promise<Handler<TopicName>> {
+async function handlerFor(service: Exclude<ConsumerService, 'retriever' | 'scorer'>, pipeline: Pipeline): Promise<Handler<TopicName>> {
   const dataRoot = path.resolve(pipeline.config.SKRYA_DATA_ROOT);
   switch (service) {
-    case 'scorer':
-      return createScorer() as Handler<TopicName>;
     case 'collector':
       return createCollector({ runTimeoutMs: pipeline.config.SKRYA_RUN_TIMEOUT_MS, logger: pipeline.logger.child({ service }) }) as Handler<TopicName>;
     case 'sink':
@@ -64,8 +64,21 @@ async function handlerFor(service: Exclude<ConsumerService, 'retriever'>, pipeli
   }
 }
 
+/** The scorer, with its worker threads when the config asks for any. */
+export function scorerStage(config: SkryaConfig): Stage {
+  if (config.SKRYA_SCORER_WORKERS === 0) return { handler: createScorer() as Handler<TopicName> };
+  const pool = createScorePool(config.SKRYA_SCORER_WORKERS);
+  return { handler: createScorer({ pool }) as Handler<TopicName>, close: () => pool.close() };
+}
+
+async function stageFor(service: ConsumerService, pipeline: Pipeline, options: StageOptions): Promise<Stage> {
+  if (service === 'retriever') return retrieverStage(pipeline, path.resolve(pipeline.config.SKRYA_DATA_ROOT), options);
+  if (service === 'scorer') return scorerStage(pipeline.config);
+  return { handler: await handlerFor(service, pipeline) };
+}
+
 export async function startConsumerService(service: ConsumerService, pipeline: Pipeline, options: StageOptions = {}): Promise<RunningService> {
-  const stage: Stage = service === 'retriever' ? await retrieverStage(pipeline, path.resolve(pipeline.config.SKRYA_DATA_ROOT), options) : { handler: await handlerFor(service, pipeline) };
+  const stage = await stageFor(service, pipeline, options);
   const running = await startService({
     service,
     kafka: pipeline.kafka,

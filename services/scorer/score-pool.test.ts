@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RawResult } from '../../schemas/messages.ts';
+import { rawResponseFixture } from '../../test/fixtures/messages.ts';
+import { builtinParsers } from './normalize-response.ts';
+import { createScorePool } from './score-pool.ts';
+import { scoreResponse, type ResponseMessage } from './score-response.ts';
+
+const FEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../examples/ai-browser/feeds/tech-news.rss.xml'), 'utf8');
+
+function feedResponse(sequence: number, payload = FEED): ResponseMessage {
+  const raw = rawResponseFixture({ payload, sequence }) as Extract<RawResult, { kind: 'RESPONSE' }>;
+  return { ...raw, producer: { ...raw.producer, name: 'feed_reader' }, request: { ...raw.request, window_until: '2026-11-30T00:00:00Z' } };
+}
+
+const pool = createScorePool(2);
+afterAll(() => pool.close());
+
+describe('createScorePool (worker threads)', () => {
+  it('scores responses side by side and gives exactly what scoring on the event loop gives', async () => {
+    const messages = Array.from({ length: 6 }, (_unused, sequence) => feedResponse(sequence));
+    const inWorkers = await Promise.all(messages.map((message) => pool.score(message)));
+    const onTheLoop = messages.map((message) => scoreResponse(message, builtinParsers()));
+    expect(inWorkers).toEqual(onTheLoop);
+    expect(inWorkers[0]).toMatchObject({ kind: 'scored' });
+    expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('reports a response that cannot be normalized as such, with its code', async () => {
+    expect(await pool.score(feedResponse(0, '<rss><channel><item><title>cut off'))).toEqual({ kind: 'normalize-failed', code: 'NORMALIZE_FAILED', message: expect.stringContaining('feed_reader') });
+  });
+
+  it('passes an unexpected error in a worker back as a failure instead of hanging', async () => {
+    const broken = { ...feedResponse(0), request: null } as unknown as ResponseMessage;
+    await expect(pool.score(broken)).rejects.toThrow(/scoring worker/);
+  });
+
+  it('refuses work after close, and a pool needs a worker', async () => {
+    const closing = createScorePool(1);
+    await closing.close();
+    await expect(closing.score(feedResponse(0))).rejects.toThrow('closed');
+    expect(() => createScorePool(0)).toThrow(RangeError);
+  });
+});

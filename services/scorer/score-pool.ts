@@ -1,0 +1,80 @@
+/**
+ * Scoring worker threads. Normalizing, screening and scoring a provider response is pure CPU work
+ * (about 10 ms for a ten-result response), so on a machine with more than one core the scorer
+ * hands it to workers and its event loop keeps to Kafka, Avro and the run tallies. The runner
+ * handles up to three partitions at once, so several responses are scored side by side; within a
+ * partition the order stays the input order (the runner awaits each message).
+ */
+import { Worker } from 'node:worker_threads';
+import type { ResponseMessage, ScoredResponse } from './score-response.ts';
+
+export interface ScoreTask {
+  id: number;
+  message: ResponseMessage;
+}
+
+export type ScoreReply = { id: number; result: ScoredResponse } | { id: number; error: { message: string; stack: string } };
+
+export interface ScorePool {
+  readonly size: number;
+  score(message: ResponseMessage): Promise<ScoredResponse>;
+  /** Stops the workers; a response still being scored fails (its input is not committed). */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve: (result: ScoredResponse) => void;
+  reject: (error: Error) => void;
+}
+
+interface PooledWorker {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  alive: boolean;
+}
+
+const WORKER_ENTRY = new URL('./score-worker-entry.mjs', import.meta.url);
+
+export function createScorePool(size: number): ScorePool {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
+  let nextId = 0;
+  let closed = false;
+
+  const workers: PooledWorker[] = Array.from({ length: size }, () => {
+    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY), pending: new Map(), alive: true };
+    const failAll = (error: Error) => {
+      pooled.alive = false;
+      for (const task of pooled.pending.values()) task.reject(error);
+      pooled.pending.clear();
+    };
+    pooled.worker.on('message', (reply: ScoreReply) => {
+      const task = pooled.pending.get(reply.id);
+      if (!task) return;
+      pooled.pending.delete(reply.id);
+      if ('result' in reply) task.resolve(reply.result);
+      else task.reject(Object.assign(new Error(`scoring worker: ${reply.error.message}`), { stack: reply.error.stack }));
+    });
+    pooled.worker.on('error', (error) => failAll(new Error(`a scoring worker failed: ${error.message}`, { cause: error })));
+    pooled.worker.on('exit', (code) => failAll(new Error(closed ? 'the scoring pool was closed' : `a scoring worker exited with code ${code}`)));
+    return pooled;
+  });
+
+  return {
+    size,
+    score(message) {
+      const live = workers.filter((entry) => entry.alive);
+      if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));
+      // The least busy worker takes it; its port queues the task if it is still starting.
+      const target = live.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
+      const id = nextId++;
+      return new Promise<ScoredResponse>((resolve, reject) => {
+        target.pending.set(id, { resolve, reject });
+        target.worker.postMessage({ id, message } satisfies ScoreTask);
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(workers.map((entry) => entry.worker.terminate()));
+    },
+  };
+}
