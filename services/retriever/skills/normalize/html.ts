@@ -1,5 +1,6 @@
 /** Main-content extraction: Mozilla Readability over a linkedom document (no browser, no jsdom). */
 import { Readability } from '@mozilla/readability';
+import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { cleanText } from './text.ts';
 
@@ -33,10 +34,16 @@ export function readableDocument(html: string): ReadableDocument {
   };
 }
 
-/** Text of an HTML fragment (a feed entry's content). */
+/**
+ * Text of an HTML fragment (a feed entry's content): every text node in order with entities
+ * decoded, as the DOM's textContent gives it, but read straight from htmlparser2's events (the
+ * parser linkedom uses) instead of building a document first: the same text at under half the cost.
+ */
 export function htmlFragmentText(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  return cleanText(document.body?.textContent);
+  let text = '';
+  const parser = new Parser({ ontext: (chunk) => (text += chunk) }, { decodeEntities: true });
+  parser.end(html);
+  return cleanText(text);
 }
 
 function metaContent(document: ReturnType<typeof parseHTML>['document'], names: string[]): string | null {

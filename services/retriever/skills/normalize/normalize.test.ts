@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeDate } from './dates.ts';
+import { parseHTML } from 'linkedom';
+import { htmlFragmentText } from './html.ts';
 import { detectLanguage } from './language.ts';
+import { cleanText } from './text.ts';
 
 describe('detectLanguage (ISO 639-1 where one exists)', () => {
   it.each<[string, string, string | null, string | null]>([
@@ -37,5 +40,20 @@ describe('normalizeDate', () => {
     [42, null],
   ])('%j → %j', (value, expected) => {
     expect(normalizeDate(value, fetchedAt)).toBe(expected);
+  });
+});
+
+describe('htmlFragmentText', () => {
+  // The DOM's textContent (through linkedom) is the reference: the fragment reader must agree with it.
+  const textContent = (html: string) => cleanText(parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body?.textContent);
+  it.each([
+    '<p>Kafka &amp; KRaft &lt;4.1&gt; &#8212; &nbsp;notes&#x27;s</p><p>second</p>',
+    '<div>one<br>two<!-- a comment --><span>three</span></div>',
+    '<script>var hidden = 1 < 2;</script><style>p { color: red }</style>visible',
+    '<ul><li>a</li><li>b <b>bold <i>nested</i></b></li></ul> tail &unknown; &copy;',
+    'unclosed <p>paragraph <a href="x">link',
+    '',
+  ])('%j reads as the DOM reads it', (html) => {
+    expect(htmlFragmentText(html)).toBe(textContent(html));
   });
 });
