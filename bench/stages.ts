@@ -181,6 +181,9 @@ export async function benchCollectorAlone(options: StageBenchOptions): Promise<S
   const context = await createBenchContext('collector');
   try {
     await produceAll(context.pipeline.kafka, context.topic('scored-results'), await encodeMessages(context, 'scored-results', 'scorer', scored));
+    // Warm-up, as for the scorer: a throwaway collector closes the same runs once in-process.
+    const warmUp = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
+    for (const { key, value } of scored) await warmUp.handle(incoming('scored-results', key, value), noContext);
     const collector = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
     return await measureStageAgainstPassthrough(context, { service: 'collector', handler: collector, inputTopic: 'scored-results', outputTopic: 'ingest-normalized', inputs: scored.length, expectedOutputs: runs, items });
   } finally {
