@@ -217,10 +217,21 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
       resolve(event.payload.error);
     });
   });
+  // A tick may release held input (a collector closing a timed-out run) before its outputs are
+  // acknowledged; until they are, no commit may move past that input, or a crash would lose it.
+  let tickInFlight = false;
+  let undeliveredTick: Array<Extract<Outcome, { kind: 'emit' }>> = [];
+  /** Per partition of the current assignment: the offset after the last input whose outputs are all acknowledged. */
+  const deliveredUpTo = new Map<number, string>();
+  /** Commits from a batch and from a tick can cross; an older one never moves the offset back. */
+  const committed = new Map<number, { offset: bigint; note: string | null }>();
+
   // Input is handled only once the notes committed with the new assignment's offsets are back.
   let notesRestored: Promise<void> = Promise.resolve();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
+    deliveredUpTo.clear();
+    committed.clear();
     handler.onAssignment?.();
     if (handler.restoreCommitNote) notesRestored = restoreCommitNotes(event.payload.memberAssignment[inputTopic] ?? []);
     resolveReady();
@@ -329,19 +340,6 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     }
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
-
-  // A tick may release held input (a collector closing a timed-out run) before its outputs are
-  // acknowledged; until they are, no commit may move past that input, or a crash would lose it.
-  let tickInFlight = false;
-  let undeliveredTick: Array<Extract<Outcome, { kind: 'emit' }>> = [];
-  /** Per partition of the current assignment: the offset after the last input whose outputs are all acknowledged. */
-  const deliveredUpTo = new Map<number, string>();
-  /** Commits from a batch and from a tick can cross; an older one never moves the offset back. */
-  const committed = new Map<number, { offset: bigint; note: string | null }>();
-  consumer.on(consumer.events.GROUP_JOIN, () => {
-    deliveredUpTo.clear();
-    committed.clear();
-  });
 
   async function commit(partition: number, nextOffset: string): Promise<void> {
     deliveredUpTo.set(partition, nextOffset);
