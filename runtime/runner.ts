@@ -384,7 +384,6 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
 
   await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 3, eachBatch });
 
-  let tickFailedForGood = false;
   let resolveTickCrash: (error: Error) => void = () => {};
   const tickCrashed = new Promise<Error>((resolve) => {
     resolveTickCrash = resolve;
@@ -392,24 +391,26 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
 
   /**
    * Periodic work. Its outputs stay queued until the broker acknowledges them (a failed send is
-   * retried on the next tick), and only then are the offsets it released committed: a closed run
-   * is committed without waiting for new input. An output that can never be encoded is a bug:
-   * the service crashes, and the uncommitted input is re-read after the restart.
+   * retried on the next tick), and only then are the offsets it released committed, with any
+   * commit a batch skipped meanwhile: a closed run is committed without waiting for new input.
+   * An output that can never be encoded is a bug: the service crashes, and the uncommitted input
+   * is re-read after the restart.
    */
   async function runTick(): Promise<void> {
     tickInFlight = true;
     try {
       for (const outcome of await handler.tick!(new Date())) if (outcome.kind === 'emit') undeliveredTick.push(outcome);
-      if (undeliveredTick.length === 0) return;
-      const records: ProducedRecord[] = [];
-      for (const outcome of undeliveredTick) records.push(await toRecord(outcome, {}));
-      await flush(records);
-      for (let sent = 0; sent < records.length; sent++) options.onOutcome?.(service, 'emit');
-      undeliveredTick = [];
+      if (undeliveredTick.length > 0) {
+        const records: ProducedRecord[] = [];
+        for (const outcome of undeliveredTick) records.push(await toRecord(outcome, {}));
+        await flush(records);
+        for (let sent = 0; sent < records.length; sent++) options.onOutcome?.(service, 'emit');
+        undeliveredTick = [];
+      }
     } catch (error) {
       if (isSkryaError(error) && !error.retriable) {
         logger.fatal({ err: error }, 'periodic work produced an output that cannot be written');
-        tickFailedForGood = true;
+        if (timer) clearInterval(timer);
         resolveTickCrash(error);
         return;
       }
@@ -418,6 +419,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     } finally {
       tickInFlight = false;
     }
+    // Unchanged offsets are not sent again (see commit), so this costs nothing when nothing moved.
     for (const [partition, nextOffset] of deliveredUpTo) {
       // Best effort: the partition's next batch commits anyway.
       await commit(partition, nextOffset).catch((error: unknown) => logger.warn({ err: error, partition }, 'commit after periodic work failed'));
@@ -427,7 +429,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   let ticking = false;
   const timer = handler.tick
     ? setInterval(() => {
-        if (ticking || tickFailedForGood) return;
+        if (ticking) return;
         ticking = true;
         void runTick().finally(() => {
           ticking = false;

@@ -21,7 +21,8 @@ describe('createScorePool (worker threads)', () => {
   it('scores responses side by side and gives exactly what scoring on the event loop gives', async () => {
     const messages = Array.from({ length: 6 }, (_unused, sequence) => feedResponse(sequence));
     const inWorkers = await Promise.all(messages.map((message) => pool.score(message)));
-    const onTheLoop = messages.map((message) => scoreResponse(message, builtinParsers()));
+    const parsers = builtinParsers();
+    const onTheLoop = messages.map((message) => scoreResponse(message, parsers));
     expect(inWorkers).toEqual(onTheLoop);
     expect(inWorkers[0]).toMatchObject({ kind: 'scored' });
     expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCompactedTopic, readTopicToEnd } from '../../runtime/compacted-state.ts';
-import { seededRandom, serviceEnv, spawnService } from '../support/fault-processes.ts';
+import { createRandom } from '../../bench/payloads.ts';
+import { serviceEnv, spawnService, waitUntil } from '../support/fault-processes.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 
 const SEED = Number(process.env.SKRYA_FAULT_SEED ?? Date.now() % 2_147_483_647);
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 describe('the monitor killed with SIGKILL around its tick and restarted', () => {
   it('fires each due topic exactly once, with its state written alongside', async () => {
-    const random = seededRandom(SEED);
+    const random = createRandom(SEED);
     const { config, kafka, serde, naming } = harness.pipeline;
     const spawnOptions = { env: serviceEnv({ brokers: config.SKRYA_KAFKA_BROKERS, registryUrl: config.SKRYA_REGISTRY_URL, prefix: config.SKRYA_TOPIC_PREFIX, dataRoot: harness.dataRoot }), logDir, readyTimeoutMs: 60_000 };
     const committedRequests = async () => (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map(({ value }) => value);
@@ -49,10 +50,7 @@ describe('the monitor killed with SIGKILL around its tick and restarted', () => 
       }
       const monitor = spawnService('monitor', spawnOptions);
       await monitor.ready;
-      for (const deadline = Date.now() + 60_000; new Set((await committedRequests()).map((request) => request.topic_id)).size < TOPICS.length;) {
-        if (Date.now() > deadline) throw new Error('timed out waiting for a committed request for every topic');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await waitUntil('a committed request for every topic', async () => new Set((await committedRequests()).map((request) => request.topic_id)).size === TOPICS.length, 60_000);
       expect(await monitor.stop()).toBe(0);
 
       const requests = await committedRequests();

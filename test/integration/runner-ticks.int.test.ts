@@ -11,6 +11,7 @@ import { emit, startService, type Handler, type Outcome, type RunningService } f
 import type { Serde } from '../../runtime/serde.ts';
 import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
 import { rawRunEndFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
+import { waitUntil } from '../support/fault-processes.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
 
 let context: KafkaTestContext;
@@ -68,14 +69,6 @@ async function committedOffset(service: string): Promise<string> {
   return topic!.partitions.find((entry) => entry.partition === 0)?.offset ?? '-1';
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function produceRequests(runIds: readonly string[]): Promise<void> {
   const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
@@ -101,7 +94,7 @@ describe('periodic work in the runner', () => {
     await produceRequests(['run-a', 'run-b', 'run-c']);
 
     // The tick released the three requests, but its outputs cannot be encoded: several ticks fail.
-    await until(() => failures >= 3, 'three failed ticks');
+    await waitUntil('three failed ticks', async () => failures >= 3, 20_000);
     expect(['-1', '0']).toContain(await committedOffset('ticker'));
 
     registryDown = false;
@@ -109,7 +102,7 @@ describe('periodic work in the runner', () => {
     const runIds = await Promise.all(outputs.map(async (message) => (await context.serde.decode('raw-results', message.value)).run_id));
     expect(runIds.sort()).toEqual(['run-a', 'run-b', 'run-c']);
     // No new input arrives: the commit after the tick's delivery moves the offset past all three.
-    await until(async () => (await committedOffset('ticker')) === '3', 'the offset committed after delivery');
+    await waitUntil('the offset committed after delivery', async () => (await committedOffset('ticker')) === '3', 20_000);
   });
 
   it('crashes loudly when a tick produces an output that can never be written', async () => {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Pipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
 import type { TopicName } from '../../topics/topics.ts';
-import { anyExited, seededRandom, serviceEnv, spawnService, waitUntil, type ServiceProcess } from './fault-processes.ts';
+import { createRandom } from '../../bench/payloads.ts';
+import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from './fault-processes.ts';
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps, topicSize, type WorkloadShape, type WorkloadVerdict } from './fault-workload.ts';
 
 /**
@@ -61,7 +62,8 @@ export interface KillCampaignResult {
 export async function runKillCampaign(options: KillCampaignOptions): Promise<KillCampaignResult> {
   const { pipeline, shape } = options;
   const report = options.report ?? (() => {});
-  const random = seededRandom(options.seed);
+  // Seeded, so a failing kill schedule can be replayed.
+  const random = createRandom(options.seed);
   const started = Date.now();
   const runs = planWorkload(shape);
   const steps = publishingSteps(runs);

@@ -132,18 +132,6 @@ export function serviceEnv(settings: { brokers: string; registryUrl: string; pre
   };
 }
 
-/** A small seeded generator, so a failing fault schedule can be replayed with the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * Polls an async probe until it gives a value; fails with `what` and the last probe error after
  * `timeoutMs`, or at once when `failIf` names a reason (a service that died while we wait).
