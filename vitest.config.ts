@@ -11,6 +11,9 @@ export default defineConfig({
           name: 'unit',
           include: ['**/*.test.ts'],
           exclude: [...shared.exclude, '**/*.int.test.ts'],
+          // A guard against hangs, not a speed budget: tests wait on events, and a worker thread
+          // loading the scorer on two busy cores can take several seconds to answer.
+          testTimeout: 60_000,
         },
       },
       {

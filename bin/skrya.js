@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly: no build step between a clone and the first command.
-import { register } from 'tsx/esm/api';
+// Runs the TypeScript CLI on Node's own type stripping: no build step and no loader between a
+// clone and the first command. An older Node cannot load it, so it is told what to install first.
+import { assertSupportedNode } from '../scripts/node-runtime.mjs';
 
-register();
+assertSupportedNode('skrya');
 await import('../cli/main.ts');

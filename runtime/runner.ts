@@ -206,10 +206,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     maxBytesPerPartition: 16 * 1024 * 1024,
   });
 
-  let resolveReady: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    resolveReady = resolve;
-  });
+  const { promise: ready, resolve: resolveReady } = Promise.withResolvers<void>();
   const crashed = new Promise<Error>((resolve) => {
     consumer.on(consumer.events.CRASH, (event) => {
       if (event.payload.restart) return;
@@ -384,10 +381,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
 
   await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 3, eachBatch });
 
-  let resolveTickCrash: (error: Error) => void = () => {};
-  const tickCrashed = new Promise<Error>((resolve) => {
-    resolveTickCrash = resolve;
-  });
+  const { promise: tickCrashed, resolve: resolveTickCrash } = Promise.withResolvers<Error>();
 
   /**
    * Periodic work. Its outputs stay queued until the broker acknowledges them (a failed send is

@@ -1,6 +1,6 @@
 /**
  * Prompt-injection screening quality on a labelled corpus:
- *   node --import tsx scripts/eval-injection.ts [corpus.jsonl]
+ *   node scripts/eval-injection.ts [corpus.jsonl]
  * Default corpus: <repo>/../shared/corpora/injection-dev.jsonl. Predicted positive = verdict
  * quarantine or drop. Prints precision, recall, false-positive rate overall and on the hard
  * negatives, for all items and separately for even and odd ids (the rules were first developed on

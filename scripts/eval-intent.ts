@@ -1,6 +1,6 @@
 /**
  * Intent classifier accuracy on a labelled corpus:
- *   node --import tsx scripts/eval-intent.ts [corpus.jsonl]
+ *   node scripts/eval-intent.ts [corpus.jsonl]
  * Default corpus: <repo>/../shared/corpora/intent-dev.jsonl. Prints accuracy (overall and, for
  * numbered ids, on even and odd ids: the rules were developed on the even ones), per-intent
  * precision/recall and every misclassified query. Exit 1 when the corpus cannot be read.

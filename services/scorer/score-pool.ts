@@ -33,7 +33,7 @@ interface PooledWorker {
   alive: boolean;
 }
 
-const WORKER_ENTRY = new URL('./score-worker-entry.mjs', import.meta.url);
+const WORKER_ENTRY = new URL('./score-worker.ts', import.meta.url);
 
 export function createScorePool(size: number): ScorePool {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
