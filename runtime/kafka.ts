@@ -14,7 +14,25 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
+/**
+ * kafkajs 2.2.4 schedules "check now" as a negative delay (tulios/kafkajs#1751), which Node 24
+ * reports as a TimeoutNegativeWarning on every client; Node treats it as 1 ms, which is what
+ * kafkajs means. Only that warning is kept off stderr, and only once a Kafka client exists.
+ */
+function quietKafkajsNegativeTimeouts(): void {
+  if ((process.emitWarning as { skrya?: true }).skrya) return;
+  const emitWarning = process.emitWarning.bind(process);
+  const filtered = ((warning: string | Error, ...rest: unknown[]) => {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (type === 'TimeoutNegativeWarning') return;
+    (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning & { skrya?: true };
+  filtered.skrya = true;
+  process.emitWarning = filtered;
+}
+
 export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya'): Kafka {
+  quietKafkajsNegativeTimeouts();
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,
