@@ -10,6 +10,7 @@ import { isSkryaError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Serde } from './serde.ts';
 import type { Kafka } from './kafka.ts';
+import { createOffsetTracker, type PlannedCommit } from './offset-tracker.ts';
 import { TOPICS, consumerGroup, physicalTopic, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
 import type { z } from 'zod';
 
@@ -215,20 +216,18 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     });
   });
   // A tick may release held input (a collector closing a timed-out run) before its outputs are
-  // acknowledged; until they are, no commit may move past that input, or a crash would lose it.
-  let tickInFlight = false;
+  // acknowledged; until they are, the tracker is paused, or a crash would lose that input.
   let undeliveredTick: Array<Extract<Outcome, { kind: 'emit' }>> = [];
-  /** Per partition of the current assignment: the offset after the last input whose outputs are all acknowledged. */
-  const deliveredUpTo = new Map<number, string>();
-  /** Commits from a batch and from a tick can cross; an older one never moves the offset back. */
-  const committed = new Map<number, { offset: bigint; note: string | null }>();
+  const offsets = createOffsetTracker({
+    heldFrom: (partition) => handler.heldFrom?.(partition) ?? null,
+    noteAt: (partition, offset) => handler.commitNote?.(partition, offset) ?? null,
+  });
 
   // Input is handled only once the notes committed with the new assignment's offsets are back.
   let notesRestored: Promise<void> = Promise.resolve();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
-    deliveredUpTo.clear();
-    committed.clear();
+    offsets.reset();
     handler.onAssignment?.();
     if (handler.restoreCommitNote) notesRestored = restoreCommitNotes(event.payload.memberAssignment[inputTopic] ?? []);
     resolveReady();
@@ -338,17 +337,11 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
 
-  async function commit(partition: number, nextOffset: string): Promise<void> {
-    deliveredUpTo.set(partition, nextOffset);
-    if (tickInFlight || undeliveredTick.length > 0) return;
-    const held = handler.heldFrom?.(partition) ?? null;
-    const offset = held !== null && BigInt(held) < BigInt(nextOffset) ? held : nextOffset;
-    const note = handler.commitNote?.(partition, offset) ?? null;
-    const previous = committed.get(partition);
-    if (previous && (BigInt(offset) < previous.offset || (BigInt(offset) === previous.offset && note === previous.note))) return;
+  async function commit(planned: PlannedCommit | null): Promise<void> {
+    if (planned === null) return;
     try {
-      await consumer.commitOffsets([{ topic: inputTopic, partition, offset, metadata: note }]);
-      committed.set(partition, { offset: BigInt(offset), note });
+      await consumer.commitOffsets([{ topic: inputTopic, partition: planned.partition, offset: planned.offset, metadata: planned.note }]);
+      offsets.committed(planned);
     } catch (error) {
       // The group has moved on without this member (its session expired during an outage): the
       // partition may be someone else's now. kafkajs re-joins on such an error, but from a commit it
@@ -366,7 +359,10 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
     const flushAndCommit = async () => {
       await flush(pending);
       pending = [];
-      if (lastProcessed !== null) await commit(batch.partition, (BigInt(lastProcessed) + 1n).toString());
+      if (lastProcessed !== null) {
+        offsets.delivered(batch.partition, (BigInt(lastProcessed) + 1n).toString());
+        await commit(offsets.plan(batch.partition));
+      }
       await heartbeat();
     };
     for (const message of batch.messages) {
@@ -391,7 +387,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
    * is re-read after the restart.
    */
   async function runTick(): Promise<void> {
-    tickInFlight = true;
+    offsets.setPaused(true);
     try {
       for (const outcome of await handler.tick!(new Date())) if (outcome.kind === 'emit') undeliveredTick.push(outcome);
       if (undeliveredTick.length > 0) {
@@ -411,12 +407,12 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
       logger.error({ err: error, undelivered: undeliveredTick.length }, 'periodic work failed; its outputs are sent again on the next tick');
       return;
     } finally {
-      tickInFlight = false;
+      offsets.setPaused(undeliveredTick.length > 0);
     }
-    // Unchanged offsets are not sent again (see commit), so this costs nothing when nothing moved.
-    for (const [partition, nextOffset] of deliveredUpTo) {
+    // Unchanged offsets are not planned again, so this costs nothing when nothing moved.
+    for (const planned of offsets.planAll()) {
       // Best effort: the partition's next batch commits anyway.
-      await commit(partition, nextOffset).catch((error: unknown) => logger.warn({ err: error, partition }, 'commit after periodic work failed'));
+      await commit(planned).catch((error: unknown) => logger.warn({ err: error, partition: planned.partition }, 'commit after periodic work failed'));
     }
   }
 

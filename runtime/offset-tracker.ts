@@ -1,0 +1,78 @@
+/**
+ * Offset bookkeeping for one consumer, kept apart from Kafka so it can be tested without a broker.
+ * An input's offset may be committed once every output made from it is acknowledged, but never
+ * past input something still holds (an open window, work finishing later), and never while
+ * periodic work has outputs in flight. Commits that cross never move an offset back, and an
+ * unchanged offset with an unchanged note is not sent again.
+ */
+
+export interface PlannedCommit {
+  partition: number;
+  offset: string;
+  /** Kafka commit metadata: what was already finished past `offset` (see Holds.noteAt). */
+  note: string | null;
+}
+
+/** What keeps input from being committed, asked at each commit. */
+export interface Holds {
+  /** The lowest offset still held on a partition, or null. */
+  heldFrom(partition: number): string | null;
+  /** What to store with a commit at `offset`: work finished past it, so a re-read skips it. */
+  noteAt?(partition: number, offset: string): string | null;
+}
+
+export interface OffsetTracker {
+  /** A new assignment: forget what this member delivered and committed. */
+  reset(): void;
+  /** Every output made from the input below `nextOffset` on `partition` is acknowledged. */
+  delivered(partition: number, nextOffset: string): void;
+  /** True while periodic work has outputs not yet acknowledged: nothing is committed meanwhile. */
+  setPaused(paused: boolean): void;
+  /** The commit to send for one partition now, or null when there is none (paused, unchanged or behind). */
+  plan(partition: number): PlannedCommit | null;
+  /** The commits to send for every partition delivered to. */
+  planAll(): PlannedCommit[];
+  /** The broker accepted a commit. */
+  committed(commit: PlannedCommit): void;
+}
+
+const lower = (a: string, b: string) => (BigInt(a) < BigInt(b) ? a : b);
+
+export function createOffsetTracker(holds: Holds): OffsetTracker {
+  const deliveredUpTo = new Map<number, string>();
+  const lastCommitted = new Map<number, { offset: bigint; note: string | null }>();
+  let paused = false;
+
+  function plan(partition: number): PlannedCommit | null {
+    const delivered = deliveredUpTo.get(partition);
+    if (delivered === undefined || paused) return null;
+    const held = holds.heldFrom(partition);
+    const offset = held === null ? delivered : lower(held, delivered);
+    const note = holds.noteAt?.(partition, offset) ?? null;
+    const previous = lastCommitted.get(partition);
+    if (previous && (BigInt(offset) < previous.offset || (BigInt(offset) === previous.offset && note === previous.note))) return null;
+    return { partition, offset, note };
+  }
+
+  return {
+    reset() {
+      deliveredUpTo.clear();
+      lastCommitted.clear();
+    },
+    delivered(partition, nextOffset) {
+      const previous = deliveredUpTo.get(partition);
+      if (previous === undefined || BigInt(nextOffset) > BigInt(previous)) deliveredUpTo.set(partition, nextOffset);
+    },
+    setPaused(value) {
+      paused = value;
+    },
+    plan,
+    planAll() {
+      return [...deliveredUpTo.keys()].map(plan).filter((commit): commit is PlannedCommit => commit !== null);
+    },
+    committed({ partition, offset, note }) {
+      const previous = lastCommitted.get(partition);
+      if (!previous || BigInt(offset) >= previous.offset) lastCommitted.set(partition, { offset: BigInt(offset), note });
+    },
+  };
+}
