@@ -74,8 +74,8 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
     const schema = JSON.stringify(TOPICS[topic].avro);
     try {
       await setSubjectCompatibility(registryUrl, subject);
-      // The subject's compatibility was set just above; updateConfig: false keeps the client from writing it again.
-      const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject, updateConfig: false });
+      // The client checks the subject's compatibility against ours; set just above, it is not written again.
+      const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject, compatibility: SUBJECT_COMPATIBILITY as never, updateConfig: false });
       ids.set(topic, id);
       readers.set(topic, avro.Type.forSchema(TOPICS[topic].avro as avro.Schema));
     } catch (error) {
