@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ingestDir } from '../runtime/data-paths.ts';
-import { PRODUCER_CONFIG, type RunningService } from '../runtime/runner.ts';
+import { PRODUCER_CONFIG, type Outcome, type RunningService } from '../runtime/runner.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import type { Stage } from '../services/catalog.ts';
 import { LATEST_FILE } from '../services/sink/batch-sink.ts';
@@ -78,7 +78,7 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
   const context = await createBenchContext('latency');
   const written = new Map<string, number>();
   const services: RunningService[] = [];
-  let scoring: Stage | undefined;
+  let scoring: Stage<Outcome> | undefined;
   const producer = context.pipeline.kafka.producer(PRODUCER_CONFIG);
   const rawTopic = context.topic('raw-results');
   const send = async (messages: EncodedMessage[]) => {

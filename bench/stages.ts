@@ -78,7 +78,7 @@ export function timedSink(onWritten: (runId: string, at: number) => void, dataRo
  * other runs' responses first, so a figure is its steady state rather than JIT start-up (the first
  * thousand items cost about twice as much); inside workers only their own work warms them.
  */
-export async function warmScorerStage(config: SkryaConfig): Promise<Stage> {
+export async function warmScorerStage(config: SkryaConfig): Promise<Stage<Outcome>> {
   const stage = scorerStage(config);
   const warmUp = rawMessagesOf(generateRuns('warm-up', 40, 2));
   await Promise.all(warmUp.map(({ key, value }) => stage.handler.handle(incoming('raw-results', key, value) as IncomingMessage<never>, noContext)));
@@ -210,7 +210,7 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
   const context = await createBenchContext('pipeline');
   const written: number[] = [];
   const services: RunningService[] = [];
-  let scoring: Stage | undefined;
+  let scoring: Stage<Outcome> | undefined;
   try {
     const { runs, rawMessages, items } = await produceGeneratedRuns(context, options);
     services.push(await startStage(context, 'collector', createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) })));

@@ -10,6 +10,7 @@ import { isSkryaError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Serde } from './serde.ts';
 import type { Kafka } from './kafka.ts';
+import { createDeferredWork } from './deferred-work.ts';
 import { createOffsetTracker, type PlannedCommit } from './offset-tracker.ts';
 import { TOPICS, consumerGroup, physicalTopic, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
 import type { z } from 'zod';
@@ -33,9 +34,21 @@ export type Outcome =
   | { kind: 'drop'; reason: string }
   | { kind: 'deadLetter'; code: string; message: string };
 
+/**
+ * Work on an input that finishes after `handle` returns (a retrieval run). The runner holds the
+ * input's offset until the completion's outcomes are acknowledged. A completion of null was
+ * abandoned (the service is stopping): the input stays held and is redone after a restart. A
+ * rejected completion is a bug: the service crashes.
+ */
+export interface Later {
+  kind: 'later';
+  completion: Promise<Outcome[] | null>;
+}
+
 export const emit = <T extends TopicName>(topic: T, key: string, value: ValueOf<T>, headers?: Record<string, string>): Outcome => ({ kind: 'emit', topic, key, value, ...(headers ? { headers } : {}) });
 export const drop = (reason: string): Outcome => ({ kind: 'drop', reason });
 export const deadLetter = (code: string, message: string): Outcome => ({ kind: 'deadLetter', code, message });
+export const later = (completion: Promise<Outcome[] | null>): Later => ({ kind: 'later', completion });
 
 export interface IncomingMessage<T> {
   topic: TopicName;
@@ -53,9 +66,10 @@ export interface HandlerContext {
   signal: AbortSignal;
 }
 
-export interface Handler<T extends TopicName> {
+/** A stage's handler; only a stage whose work finishes later (the retriever) returns `later`. */
+export interface Handler<T extends TopicName, Result extends Outcome | Later = Outcome> {
   input: T;
-  handle(message: IncomingMessage<ValueOf<T>>, context: HandlerContext): Promise<Outcome[]> | Outcome[];
+  handle(message: IncomingMessage<ValueOf<T>>, context: HandlerContext): Promise<Result[]> | Result[];
   /**
    * Stateful stages (the collector) keep inputs in memory until a run closes: the runner never
    * commits past the lowest offset such a handler still holds, so a crash re-reads them.
@@ -84,7 +98,7 @@ export interface RunnerOptions<T extends TopicName> {
   serde: Serde;
   naming: TopicNaming;
   logger: Logger;
-  handler: Handler<T>;
+  handler: Handler<T, Outcome | Later>;
   /** Inputs larger than this are dead-lettered as OVERSIZED without decoding. */
   maxInputBytes?: number;
   tickIntervalMs?: number;
@@ -218,8 +232,30 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   // A tick may release held input (a collector closing a timed-out run) before its outputs are
   // acknowledged; until they are, the tracker is paused, or a crash would lose that input.
   let undeliveredTick: Array<Extract<Outcome, { kind: 'emit' }>> = [];
+  const { promise: deferredCrashed, resolve: crashDeferred } = Promise.withResolvers<Error>();
+  const deferred = createDeferredWork<{ message: KafkaMessage; inbound: Record<string, string> }, Outcome[]>({
+    deliver: async (completed) => {
+      const records: ProducedRecord[] = [];
+      for (const { partition, input, result } of completed) records.push(...(await recordsOf(result, input.message, partition, input.inbound)));
+      await flush(records);
+    },
+    afterDelivery: async () => {
+      for (const planned of offsets.planAll()) {
+        // Best effort: the partition's next batch commits anyway.
+        await commit(planned).catch((error: unknown) => logger.warn({ err: error, partition: planned.partition }, 'commit after finished work failed'));
+      }
+    },
+    crash: (error) => {
+      logger.fatal({ err: error }, 'work finishing after its input failed');
+      crashDeferred(error);
+    },
+    logger,
+  });
   const offsets = createOffsetTracker({
-    heldFrom: (partition) => handler.heldFrom?.(partition) ?? null,
+    heldFrom: (partition) => {
+      const [windows, later] = [handler.heldFrom?.(partition) ?? null, deferred.heldFrom(partition)];
+      return windows === null ? later : later === null || BigInt(windows) < BigInt(later) ? windows : later;
+    },
     noteAt: (partition, offset) => handler.commitNote?.(partition, offset) ?? null,
   });
 
@@ -228,6 +264,7 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     logger.info({ memberId: event.payload.memberId, assignment: event.payload.memberAssignment }, 'joined group');
     offsets.reset();
+    deferred.reset();
     handler.onAssignment?.();
     if (handler.restoreCommitNote) notesRestored = restoreCommitNotes(event.payload.memberAssignment[inputTopic] ?? []);
     resolveReady();
@@ -291,6 +328,21 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   }
 
 
+  /** The records an input's outcomes produce; drops are only counted and logged. */
+  async function recordsOf(outcomes: readonly Outcome[], message: KafkaMessage, partition: number, inbound: Record<string, string>): Promise<ProducedRecord[]> {
+    const records: ProducedRecord[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'emit') records.push(await toRecord(outcome, inbound));
+      else if (outcome.kind === 'deadLetter') records.push(await deadLetterRecord(message, partition, outcome.code, outcome.message));
+      else {
+        options.onOutcome?.(service, 'drop');
+        logger.debug({ partition, offset: message.offset, reason: outcome.reason }, 'dropped');
+      }
+    }
+    for (const record of records) if (record.topic !== physicalTopic(naming, 'dead-letters')) options.onOutcome?.(service, 'emit');
+    return records;
+  }
+
   /** Decode, validate and handle one message; permanent failures become a dead-letter record. */
   async function process(message: KafkaMessage, partition: number, context: HandlerContext & { isRunning: () => boolean }): Promise<ProducedRecord[]> {
     if (message.value === null) return [await deadLetterRecord(message, partition, 'UNDECODABLE', 'empty (tombstone) value')];
@@ -308,17 +360,12 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
         timestamp: message.timestamp,
       };
       const outcomes = await retryWhileRetriable(async () => handler.handle(incoming, context), { ...context, logger, what: 'handle' });
-      const records: ProducedRecord[] = [];
+      const now: Outcome[] = [];
       for (const outcome of outcomes) {
-        if (outcome.kind === 'emit') records.push(await toRecord(outcome, inbound));
-        else if (outcome.kind === 'deadLetter') records.push(await deadLetterRecord(message, partition, outcome.code, outcome.message));
-        else {
-          options.onOutcome?.(service, 'drop');
-          logger.debug({ partition, offset: message.offset, reason: outcome.reason }, 'dropped');
-        }
+        if (outcome.kind === 'later') deferred.track(partition, message.offset, { message, inbound }, outcome.completion);
+        else now.push(outcome);
       }
-      for (const record of records) if (record.topic !== physicalTopic(naming, 'dead-letters')) options.onOutcome?.(service, 'emit');
-      return records;
+      return await recordsOf(now, message, partition, inbound);
     } catch (error) {
       // Permanent: the message can never succeed, so it must not block the partition.
       if (isSkryaError(error) && !error.retriable) return [await deadLetterRecord(message, partition, error.code, error.message)];
@@ -431,9 +478,10 @@ export async function startService<T extends TopicName>(options: RunnerOptions<T
   return {
     service,
     ready,
-    crashed: Promise.race([crashed, tickCrashed]),
+    crashed: Promise.race([crashed, tickCrashed, deferredCrashed]),
     async stop() {
       abort.abort();
+      deferred.stop();
       if (timer) clearInterval(timer);
       // disconnect() lets the in-flight batch finish (it flushes and commits) before leaving the group.
       await consumer.disconnect();

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { SkryaConfig } from '../runtime/config.ts';
 import type { Pipeline } from '../runtime/pipeline.ts';
-import { startService, type Handler, type RunningService } from '../runtime/runner.ts';
+import { startService, type Handler, type Later, type Outcome, type RunningService } from '../runtime/runner.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createCollector } from './collector/handler.ts';
 import type { Binding } from './retriever/bindings.ts';
@@ -28,10 +28,8 @@ export interface StageOptions {
   bindings?: readonly Binding[];
 }
 
-export interface Stage {
-  handler: Handler<TopicName>;
-  /** How often the runner asks for periodic outcomes (the retriever hands out finished runs this way). */
-  tickIntervalMs?: number;
+export interface Stage<Result extends Outcome | Later = Outcome | Later> {
+  handler: Handler<TopicName, Result>;
   /** Resources the stage owns beyond its consumer and producer. */
   close?: () => Promise<void>;
 }
@@ -46,8 +44,7 @@ async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: Sta
   });
   const ledger = await createKafkaUsageLedger({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, logger });
   return {
-    handler: createRetriever({ registry, registries, ledger, dataRoot, logger, bindings: options.bindings ?? [] }) as Handler<TopicName>,
-    tickIntervalMs: 25,
+    handler: createRetriever({ registry, registries, ledger, dataRoot, logger, bindings: options.bindings ?? [] }) as Handler<TopicName, Later>,
     close: () => ledger.close(),
   };
 }
@@ -65,7 +62,7 @@ async function handlerFor(service: Exclude<ConsumerService, 'retriever' | 'score
 }
 
 /** The scorer, with its worker threads when the config asks for any. */
-export function scorerStage(config: SkryaConfig): Stage {
+export function scorerStage(config: SkryaConfig): Stage<Outcome> {
   if (config.SKRYA_SCORER_WORKERS === 0) return { handler: createScorer() as Handler<TopicName> };
   const pool = createScorePool(config.SKRYA_SCORER_WORKERS);
   return { handler: createScorer({ pool }) as Handler<TopicName>, close: () => pool.close() };
@@ -86,7 +83,6 @@ export async function startConsumerService(service: ConsumerService, pipeline: P
     naming: pipeline.naming,
     logger: pipeline.logger,
     handler: stage.handler,
-    ...(stage.tickIntervalMs ? { tickIntervalMs: stage.tickIntervalMs } : {}),
     sessionTimeoutMs: pipeline.config.SKRYA_CONSUMER_SESSION_TIMEOUT_MS,
     onOutcome: (name, outcome, code) => pipeline.metrics.messages.outcomes.inc({ service: name, outcome, code: code ?? '' }),
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import { createMetricsRegistry, createSkillMetrics } from '../../runtime/metrics.ts';
-import type { Handler, Outcome } from '../../runtime/runner.ts';
+import type { Handler, Later, Outcome } from '../../runtime/runner.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
 import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
 import { createRetriever } from './handler.ts';
@@ -41,23 +41,17 @@ function localRequest(overrides: Partial<RetrievalRequest> = {}): RetrievalReque
   });
 }
 
-const turns = async (count: number) => {
-  for (let index = 0; index < count; index += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-};
 
-/** Feeds requests to the handler as the runner would, and collects what its ticks hand out. */
-async function retrieve(handler: Handler<'retrieval-requests'>, requests: RetrievalRequest[]): Promise<RawResult[]> {
+/** Feeds requests to the handler as the runner would, and collects what their runs complete with. */
+async function retrieve(handler: Handler<'retrieval-requests', Later>, requests: RetrievalRequest[]): Promise<RawResult[]> {
   const context = { heartbeat: async () => {}, signal: new AbortController().signal };
+  const completions: Array<Promise<Outcome[] | null>> = [];
   for (const [index, value] of requests.entries()) {
-    await handler.handle({ topic: 'retrieval-requests', partition: 0, offset: String(index), key: null, value, headers: {}, timestamp: '0' }, context);
+    const outcomes = await handler.handle({ topic: 'retrieval-requests', partition: 0, offset: String(index), key: null, value, headers: {}, timestamp: '0' }, context);
+    completions.push(...outcomes.map((outcome) => outcome.completion));
   }
-  const emitted: Outcome[] = [];
-  const markers = () => emitted.filter((outcome) => outcome.kind === 'emit' && (outcome.value as RawResult).kind === 'RUN_END').length;
-  for (let turn = 0; turn < 20_000 && markers() < requests.length; turn += 1) {
-    emitted.push(...(await handler.tick!(new Date())));
-    await turns(1);
-  }
-  expect(markers()).toBe(requests.length);
+  const emitted = (await Promise.all(completions)).flatMap((outcomes) => outcomes ?? []);
+  expect(emitted.filter((outcome) => outcome.kind === 'emit' && (outcome.value as RawResult).kind === 'RUN_END')).toHaveLength(requests.length);
   return emitted.map((outcome) => (outcome.kind === 'emit' ? (outcome.value as RawResult) : null)).filter((value): value is RawResult => value !== null);
 }
 
@@ -131,18 +125,11 @@ describe('retriever: tenant settings', () => {
     expect(markerOf(messages, localRequest().run_id).run_end.provider_status).toEqual([expect.objectContaining({ provider: 'tenant', status: 'error', code: 'CONFIG_INVALID' })]);
   });
 
-  it('holds each request\'s offset until the tick after the one that handed out its messages', async () => {
+  it('hands each request back as work finishing later, completed with the run\'s messages', async () => {
     const handler = createRetriever({ registry, dataRoot: root });
-    await handler.handle({ topic: 'retrieval-requests', partition: 2, offset: '41', key: null, value: localRequest(), headers: {}, timestamp: '0' }, { heartbeat: async () => {}, signal: new AbortController().signal });
-    expect(handler.heldFrom!(2)).toBe('41');
-    let handedOut: Outcome[] = [];
-    for (let turn = 0; turn < 20_000 && handedOut.length === 0; turn += 1) {
-      handedOut = await handler.tick!(new Date());
-      await turns(1);
-    }
-    expect(handedOut.length).toBeGreaterThan(0);
-    expect(handler.heldFrom!(2)).toBe('41');
-    expect(await handler.tick!(new Date())).toEqual([]);
-    expect(handler.heldFrom!(2)).toBeNull();
+    const outcomes = await handler.handle({ topic: 'retrieval-requests', partition: 2, offset: '41', key: null, value: localRequest(), headers: {}, timestamp: '0' }, { heartbeat: async () => {}, signal: new AbortController().signal });
+    expect(outcomes).toEqual([{ kind: 'later', completion: expect.any(Promise) }]);
+    const completed = await outcomes[0]!.completion;
+    expect(completed!.at(-1)).toMatchObject({ kind: 'emit', topic: 'raw-results', value: { kind: 'RUN_END', run_id: localRequest().run_id } });
   });
 });

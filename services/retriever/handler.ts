@@ -11,7 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { SkryaError, describeError, isSkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { emit, type Handler, type Outcome } from '../../runtime/runner.ts';
+import { emit, later, type Handler, type Later, type Outcome } from '../../runtime/runner.ts';
 import type { Capability } from '../../schemas/ingest.ts';
 import type { ProviderStatus, RawResult, RequestContext, RetrievalRequest } from '../../schemas/messages.ts';
 import { BINDING_PREFIX, runBinding, type Binding } from './bindings.ts';
@@ -71,7 +71,7 @@ function producerOf(provider: string, capability: Capability, bindings: Readonly
 
 const HEARTBEAT_EVERY_MS = 3_000;
 
-export function createRetriever(options: RetrieverOptions): Handler<'retrieval-requests'> {
+export function createRetriever(options: RetrieverOptions): Handler<'retrieval-requests', Later> {
   const clock = options.clock ?? (() => new Date());
   const ledger = options.ledger ?? createMemoryUsageLedger();
   const registries: TenantRegistries = options.registries ?? { forTenant: async () => options.registry };
@@ -230,7 +230,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
 
   return {
     input: 'retrieval-requests',
-    async handle({ value: request, partition, offset }, context): Promise<Outcome[]> {
+    async handle({ value: request, partition, offset }, context): Promise<Later[]> {
       serviceSignal = context.signal;
       // Backpressure: while the queue is full the reader waits, heartbeating so it stays in the group.
       for (;;) {
@@ -241,14 +241,9 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
         if (context.signal.aborted) throw new SkryaError('BROKER_UNAVAILABLE', 'stopping while the run queue is full');
         await context.heartbeat();
       }
-      queue.enqueue({ tenant: request.tenant, lane: topicKey({ tenant: request.tenant, topicId: request.topic_id }), partition, offset, payload: request });
-      return [];
+      // The run finishes later: the runner holds this input until the run's messages are acknowledged.
+      return [later(queue.enqueue({ tenant: request.tenant, lane: topicKey({ tenant: request.tenant, topicId: request.topic_id }), partition, offset, payload: request }))];
     },
-    tick(): Outcome[] {
-      // Once stopping, nothing more is handed out: what is left stays held and is redone.
-      return serviceSignal.aborted ? [] : queue.drain();
-    },
-    heldFrom: (partition) => queue.heldFrom(partition),
     onAssignment: () => queue.reset(),
   };
 }

@@ -65,57 +65,46 @@ describe('createFairQueue', () => {
     expect(runs.started).toEqual(['first', 'other-topic', 'second']);
   });
 
-  it('holds each offset until the drain after the one that handed out its outcomes', async () => {
+  it('completes each request with its own run\'s outcomes, as its run finishes', async () => {
     const runs = controlledRuns();
     const queue = createFairQueue(options(runs.run));
-    const first = request('acme', 'first', 'acme/a', 3);
-    const second = request('globex', 'second', 'globex/b', 3);
-    queue.enqueue(first);
-    queue.enqueue(second);
-    expect(queue.heldFrom(3)).toBe(first.offset);
-    expect(queue.heldFrom(4)).toBeNull();
+    const settled: string[] = [];
+    const first = queue.enqueue(request('acme', 'first', 'acme/a', 3));
+    const second = queue.enqueue(request('globex', 'second', 'globex/b', 3));
+    void first.then(() => settled.push('first'));
+    void second.then(() => settled.push('second'));
     await runs.finish('second');
-    expect(queue.drain()).toEqual([drop('second')]);
-    // Handed out but not yet acknowledged: still held.
-    expect(queue.load().held).toBe(2);
-    expect(queue.drain()).toEqual([]);
-    expect(queue.heldFrom(3)).toBe(first.offset);
+    expect(settled).toEqual(['second']);
+    expect(await second).toEqual([drop('second')]);
     await runs.finish('first');
-    expect(queue.drain()).toEqual([drop('first')]);
-    expect(queue.heldFrom(3)).toBe(first.offset);
-    queue.drain();
-    expect(queue.heldFrom(3)).toBeNull();
+    expect(await first).toEqual([drop('first')]);
   });
 
-  it('reset cancels runs in flight, drops their outcomes and forgets every hold', async () => {
+  it('reset cancels runs in flight and queued requests: their completions are null, their outcomes dropped', async () => {
     const runs = controlledRuns();
     const signals: AbortSignal[] = [];
     const queue = createFairQueue(options((item, signal) => {
       signals.push(signal);
       return runs.run(item, signal);
     }));
-    queue.enqueue(request('acme', 'cancelled', 'acme/a', 1));
-    queue.enqueue(request('acme', 'queued', 'acme/a', 1));
+    const cancelled = queue.enqueue(request('acme', 'cancelled', 'acme/a', 1));
+    const queued = queue.enqueue(request('acme', 'queued', 'acme/a', 1));
     await turns();
     queue.reset();
     expect(signals[0]!.aborted).toBe(true);
+    expect(await queued).toBeNull();
     await runs.finish('cancelled');
-    expect(queue.drain()).toEqual([]);
-    expect(queue.heldFrom(1)).toBeNull();
-    expect(queue.load()).toEqual({ queued: 0, running: 0, held: 0, finished: 0 });
-    queue.enqueue(request('acme', 'after', 'acme/a', 1));
+    expect(await cancelled).toBeNull();
+    expect(queue.load()).toEqual({ queued: 0, running: 0 });
+    void queue.enqueue(request('acme', 'after', 'acme/a', 1));
     await turns();
     expect(runs.started).toEqual(['cancelled', 'after']);
   });
 
-  it('an abandoned run emits nothing and keeps its offset held', async () => {
+  it('an abandoned run completes with null (its input stays held and is redone)', async () => {
     const queue = createFairQueue(options(async () => null));
-    const item = request('acme', 'abandoned', 'acme/a', 5);
-    queue.enqueue(item);
+    expect(await queue.enqueue(request('acme', 'abandoned', 'acme/a', 5))).toBeNull();
     await turns();
-    expect(queue.drain()).toEqual([]);
-    queue.drain();
-    expect(queue.heldFrom(5)).toBe(item.offset);
     expect(queue.load().running).toBe(0);
   });
 
@@ -133,22 +122,19 @@ describe('createFairQueue', () => {
     expect(room).toBe(true);
   });
 
-  it('a run that rejects (a bug) stops the queue loudly and keeps its offset held', async () => {
+  it('a run that rejects (a bug) rejects its completion, and the lane moves on', async () => {
     const runs = controlledRuns();
     const queue = createFairQueue(options(runs.run));
-    const item = request('acme', 'buggy', 'acme/a', 2);
-    queue.enqueue(item);
+    const buggy = queue.enqueue(request('acme', 'buggy', 'acme/a', 2));
+    const next = queue.enqueue(request('acme', 'next', 'acme/a', 2));
     runs.fail('buggy');
-    await turns();
-    expect(() => queue.drain()).toThrow('bug');
-    expect(() => queue.enqueue(request('acme', 'next'))).toThrow('bug');
-    expect(queue.heldFrom(2)).toBe(item.offset);
+    await expect(buggy).rejects.toThrow('bug');
+    await runs.finish('next');
+    expect(await next).toEqual([drop('next')]);
   });
 
   it('emits what runs return', async () => {
     const queue = createFairQueue(options(async (item) => [emit('dead-letters', item.lane, {} as never)]));
-    queue.enqueue(request('acme', 'x', 'acme/x'));
-    await turns();
-    expect(queue.drain()).toEqual([expect.objectContaining({ kind: 'emit', key: 'acme/x' })]);
+    expect(await queue.enqueue(request('acme', 'x', 'acme/x'))).toEqual([expect.objectContaining({ kind: 'emit', key: 'acme/x' })]);
   });
 });

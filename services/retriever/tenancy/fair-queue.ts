@@ -6,10 +6,8 @@
  * `maxRunsPerTenant` of the `maxRunsInFlight` slots, so another tenant always finds a slot free,
  * and one topic's runs still go one at a time, in order.
  *
- * Commit rules hold: a queued or running request's offset is held (the runner never commits past
- * the lowest held offset of a partition), and a finished run's offset is released only on the
- * drain after the one that handed out its outcomes, i.e. after the runner has produced them and
- * had them acknowledged. A crash re-reads everything held; runs are redone, not lost.
+ * Each request is the retriever's `later`: the runner holds its offset until the run's outcomes
+ * are acknowledged, so a crash re-reads everything queued or running; runs are redone, not lost.
  */
 import type { Outcome } from '../../../runtime/runner.ts';
 
@@ -35,28 +33,25 @@ export interface FairQueueOptions<T> {
 }
 
 export interface FairQueue<T> {
-  enqueue(item: QueuedRun<T>): void;
+  /** The run's outcomes once it has run; null when it was abandoned or cancelled. Rejects on a bug. */
+  enqueue(item: QueuedRun<T>): Promise<Outcome[] | null>;
   /** Resolves once fewer than maxQueued requests wait. */
   whenRoom(): Promise<void>;
-  /** Outcomes of runs finished since the last drain; releases the offsets of those handed out by the last drain. */
-  drain(): Outcome[];
-  heldFrom(partition: number): string | null;
-  /** A new assignment: forget everything, cancel runs in flight and drop what they produce. */
+  /** A new assignment: forget everything queued, cancel runs in flight (their completions are null). */
   reset(): void;
-  load(): { queued: number; running: number; held: number; finished: number };
+  load(): { queued: number; running: number };
+}
+
+interface Waiting<T> {
+  item: QueuedRun<T>;
+  done: PromiseWithResolvers<Outcome[] | null>;
 }
 
 interface TenantLine<T> {
-  queue: Array<QueuedRun<T>>;
+  queue: Array<Waiting<T>>;
   running: number;
   /** When the tenant last got a slot; a tenant new to the queue has never had one and goes first. */
   lastServed: number;
-}
-
-interface Finished {
-  partition: number;
-  offset: bigint;
-  outcomes: Outcome[];
 }
 
 export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
@@ -65,19 +60,8 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
   let running = 0;
   let queued = 0;
   let busyLanes = new Set<string>();
-  let held = new Map<number, Set<bigint>>();
-  let finished: Finished[] = [];
-  let handedOut: Finished[] = [];
   let cancel = new AbortController();
   let roomWaiters: Array<() => void> = [];
-  let failure: unknown = null;
-
-  const hold = (partition: number, offset: bigint) => {
-    const offsets = held.get(partition) ?? new Set<bigint>();
-    held.set(partition, offsets);
-    offsets.add(offset);
-  };
-  const release = (partition: number, offset: bigint) => held.get(partition)?.delete(offset);
 
   const wakeReaders = () => {
     if (queued >= options.maxQueued) return;
@@ -90,11 +74,11 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
    * The next run, round-robin: the tenant served least recently among those below their share with
    * a run whose lane is free.
    */
-  const pick = (): QueuedRun<T> | null => {
+  const pick = (): Waiting<T> | null => {
     let chosen: { line: TenantLine<T>; position: number } | null = null;
     for (const line of tenants.values()) {
       if (line.running >= options.maxRunsPerTenant || (chosen && chosen.line.lastServed <= line.lastServed)) continue;
-      const position = line.queue.findIndex((item) => !busyLanes.has(item.lane));
+      const position = line.queue.findIndex((waiting) => !busyLanes.has(waiting.item.lane));
       if (position >= 0) chosen = { line, position };
     }
     if (chosen === null) return null;
@@ -103,7 +87,7 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
     return chosen.line.queue.splice(chosen.position, 1)[0]!;
   };
 
-  const start = (item: QueuedRun<T>) => {
+  const start = ({ item, done }: Waiting<T>) => {
     const line = tenants.get(item.tenant)!;
     running += 1;
     queued -= 1;
@@ -111,13 +95,9 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
     busyLanes.add(item.lane);
     const signal = cancel.signal;
     void options.run(item, signal).then(
-      (outcomes) => {
-        // An abandoned or cancelled run's outcomes are dropped: its offset stays held and the request is redone.
-        if (outcomes !== null && !signal.aborted) finished.push({ partition: item.partition, offset: BigInt(item.offset), outcomes });
-      },
-      (error: unknown) => {
-        failure ??= error;
-      },
+      // A cancelled run's outcomes are dropped: its input is re-read and the request redone.
+      (outcomes) => done.resolve(signal.aborted ? null : outcomes),
+      (error: unknown) => done.reject(error),
     ).finally(() => {
       if (signal.aborted) return;
       running -= 1;
@@ -137,51 +117,33 @@ export function createFairQueue<T>(options: FairQueueOptions<T>): FairQueue<T> {
     wakeReaders();
   };
 
-  const throwIfFailed = () => {
-    if (failure !== null) throw failure;
-  };
-
   return {
     enqueue(item) {
-      throwIfFailed();
-      hold(item.partition, BigInt(item.offset));
       let line = tenants.get(item.tenant);
       if (!line) {
         line = { queue: [], running: 0, lastServed: 0 };
         tenants.set(item.tenant, line);
       }
-      line.queue.push(item);
+      const done = Promise.withResolvers<Outcome[] | null>();
+      line.queue.push({ item, done });
       queued += 1;
       pump();
+      return done.promise;
     },
     whenRoom() {
       if (queued < options.maxQueued) return Promise.resolve();
       return new Promise((resolve) => roomWaiters.push(resolve));
     },
-    drain() {
-      throwIfFailed();
-      for (const run of handedOut) release(run.partition, run.offset);
-      handedOut = finished;
-      finished = [];
-      return handedOut.flatMap((run) => run.outcomes);
-    },
-    heldFrom(partition) {
-      let lowest: bigint | null = null;
-      for (const offset of held.get(partition) ?? []) if (lowest === null || offset < lowest) lowest = offset;
-      return lowest === null ? null : lowest.toString();
-    },
     reset() {
       cancel.abort();
       cancel = new AbortController();
+      for (const line of tenants.values()) for (const waiting of line.queue) waiting.done.resolve(null);
       tenants = new Map();
       running = 0;
       queued = 0;
       busyLanes = new Set();
-      held = new Map();
-      finished = [];
-      handedOut = [];
       wakeReaders();
     },
-    load: () => ({ queued, running, held: [...held.values()].reduce((sum, offsets) => sum + offsets.size, 0), finished: finished.length }),
+    load: () => ({ queued, running }),
   };
 }
