@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { SkryaError, describeError, isSkryaError, type ErrorCode } from '../../../runtime/errors.ts';
 import type { Logger } from '../../../runtime/logger.ts';
 import type { SkillMetrics } from '../../../runtime/metrics.ts';
+import { rateKeyOf } from './adapters/credential-rate-limiter.ts';
 import type { SkillAdapterFactory } from './adapters/skill-adapter.ts';
 import { inputHash } from './canonical-json.ts';
 import type { SkillOutput } from './output-schema.ts';
@@ -83,6 +84,7 @@ export async function invokeSkill(runtime: SkillRuntime, skill: RegisteredSkill,
       runId: ctx.runId,
       localRoot: ctx.localRoot ?? null,
       signal,
+      rateKey: rateKeyOf(declaration, runtime.env),
     });
     const recording: SkillAdapter = {
       mode: bound.mode,
