@@ -151,7 +151,10 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
             options.breaker.recordSuccess(call.skill);
             return raw;
           } catch (error) {
-            if (isSkryaError(error) && BREAKER_FAILURES.has(error.code)) options.breaker.recordFailure(call.skill);
+            // A call its caller cancelled (the stop rule, a run ending) says nothing about the
+            // provider: queued behind a key's rate limit, several may be cancelled at once.
+            if (isSkryaError(error) && error.code === 'ADAPTER_TIMEOUT' && error.details.cancelled === true) options.breaker.release(call.skill);
+            else if (isSkryaError(error) && BREAKER_FAILURES.has(error.code)) options.breaker.recordFailure(call.skill);
             else options.breaker.recordSuccess(call.skill);
             throw error;
           }
