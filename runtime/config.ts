@@ -37,6 +37,8 @@ export const configSchema = z.object({
   SKRYA_SCORER_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(4, Math.max(0, os.availableParallelism() - 1))),
   /** live = real provider HTTP; mock = the skills' recorded responses (offline demos, tests). */
   SKRYA_SKILL_ADAPTERS: z.enum(['live', 'mock']).default('live'),
+  /** Retriever instances sharing the provider keys: each spaces its calls to 1/N of a key's rate. */
+  SKRYA_RETRIEVER_INSTANCES: z.coerce.number().int().min(1).max(64).default(1),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 

@@ -11,6 +11,8 @@ import { createCollector } from './collector/handler.ts';
 import type { Binding } from './retriever/bindings.ts';
 import { createRetriever } from './retriever/handler.ts';
 import { createServiceSkillRegistry } from './retriever/service-registry.ts';
+import { createCredentialRateLimiter } from './retriever/skills/adapters/credential-rate-limiter.ts';
+import { sleep } from './retriever/skills/adapters/retry-policy.ts';
 import { builtinSkills } from './retriever/skills/builtin-skills.ts';
 import { createSkillRegistry } from './retriever/skills/registry.ts';
 import { createKafkaUsageLedger } from './retriever/tenancy/kafka-usage-ledger.ts';
@@ -36,11 +38,13 @@ export interface Stage<Result extends Outcome | Later = Outcome | Later> {
 
 async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: StageOptions): Promise<Stage> {
   const logger = pipeline.logger.child({ service: 'retriever' });
-  const registry = await createServiceSkillRegistry(pipeline);
+  // One limiter for every registry of the process: skills and tenants on one key share its rate.
+  const rateLimiter = createCredentialRateLimiter({ clock: { now: () => new Date() }, sleep, instances: pipeline.config.SKRYA_RETRIEVER_INSTANCES });
+  const registry = await createServiceSkillRegistry(pipeline, rateLimiter);
   const registries = createTenantRegistries({
     processEnv: pipeline.providerEnv,
     shared: registry,
-    build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills }),
+    build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills, rateLimiter }),
   });
   const ledger = await createKafkaUsageLedger({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, logger });
   return {

@@ -17,6 +17,7 @@ import type { ProviderStatus, RawResult, RequestContext, RetrievalRequest } from
 import { BINDING_PREFIX, runBinding, type Binding } from './bindings.ts';
 import { counterQueries, enforcePlan, planFor, webChain, withinRounds } from './enforce-plan.ts';
 import { executeCalls, type SkillCaller } from './execute-calls.ts';
+import { withPages } from './paged-calls.ts';
 import { PROVIDER_CHAINS, planCalls } from './plan-calls.ts';
 import { runSkill, type SkillRunResult } from './skills/run-skill.ts';
 import type { SkillRegistry } from './skills/registry.ts';
@@ -147,7 +148,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
     const chains: Partial<Record<Capability, readonly string[]>> = chain ? { web_search: chain } : {};
     for (const binding of bindings.values()) chains[binding.capability] = [`${BINDING_PREFIX}${binding.capability}`, ...(chains[binding.capability] ?? PROVIDER_CHAINS[binding.capability])];
     const planned = planCalls(request, { counterQueries: plan ? counterQueries(plan) : [], chains });
-    const calls = plan ? withinRounds(planned, plan, request.sub_queries.length > 0 ? request.sub_queries : request.queries) : planned;
+    const calls = plan ? withPages(withinRounds(planned, plan, request.sub_queries.length > 0 ? request.sub_queries : request.queries), plan) : planned;
 
     const callProvider = (skill: string, input: Record<string, unknown>, callSignal: AbortSignal): Promise<SkillRunResult> => {
       const binding = bindings.get(skill);

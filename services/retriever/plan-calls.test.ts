@@ -29,6 +29,18 @@ describe('planCalls', () => {
     expect(calls.every((call) => call.chain === PROVIDER_CHAINS.rss_feed && call.subQuery === null)).toBe(true);
   });
 
+  it.each([
+    { languages: ['ja'], brave: 'ja' },
+    { languages: ['zh-CN'], brave: 'zh-cn' },
+    { languages: ['zh-CN', 'en'], brave: undefined },
+    { languages: [], brave: undefined },
+  ])('asks Brave for the language of a $languages request (mapped to its list by the skill), others never', ({ languages, brave }) => {
+    const [call] = planCalls(request({ capabilities: ['web_search'], languages, sub_queries: ['q1'] }));
+    expect(call!.inputFor('brave_web_search').search_lang).toBe(brave);
+    expect(call!.inputFor('tavily_search')).not.toHaveProperty('search_lang');
+    expect(call!.inputFor('exa_search')).not.toHaveProperty('search_lang');
+  });
+
   it('caps the per-location item count at 200', () => {
     const [call] = planCalls(request({ capabilities: ['local_file'], max_items: 5000, locations: { feeds: [], paths: ['notes'], urls: [], sites: [] } }));
     expect(call!.inputFor('local_file')).toEqual({ path: 'notes', count: 200 });

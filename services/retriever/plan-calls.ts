@@ -36,13 +36,27 @@ function isUrl(location: string): boolean {
   return /^https?:\/\//i.test(location);
 }
 
-function searchInput(query: string, freshness: Freshness | null, capability: Capability) {
+/** Skills that take a result language; Brave maps our code onto its own list (ja → jp) or leaves it out. */
+const LANGUAGE_SKILLS: ReadonlySet<string> = new Set(['brave_web_search', 'brave_news_search']);
+
+function searchInput(query: string, freshness: Freshness | null, capability: Capability, language: string | null = null) {
   return (skill: string): Record<string, unknown> => ({
     query,
     count: SEARCH_RESULTS_PER_CALL,
     ...(freshness ? { freshness } : {}),
     ...(skill === 'tavily_search' ? { topic: capability === 'news_search' ? 'news' : 'general' } : {}),
+    ...(language && LANGUAGE_SKILLS.has(skill) ? { search_lang: language } : {}),
   });
+}
+
+/**
+ * The one language a request asks for, as a lower-case code; null when it asks for several (a
+ * search restricted to one would lose the others) or for none.
+ */
+function singleLanguage(languages: readonly string[]): string | null {
+  if (languages.length !== 1) return null;
+  const code = languages[0]!.trim().toLowerCase().replace(/_/g, '-');
+  return /^[a-z]{2}(-[a-z]+)?$/.test(code) ? code : null;
 }
 
 export interface CallPlanOptions {
@@ -57,6 +71,7 @@ export function planCalls(request: RetrievalRequest, options: CallPlanOptions = 
   const freshness = request.intent ? INTENT_PROFILES[request.intent].freshness : null;
   const queries = request.sub_queries.length > 0 ? request.sub_queries : request.queries;
   const perItem = Math.min(200, request.max_items);
+  const language = singleLanguage(request.languages);
   const calls: PlannedCall[] = [];
   // Counter-evidence queries run once, on the first search capability the request has.
   const counterCapability = request.capabilities.find((capability) => capability === 'web_search' || capability === 'news_search');
@@ -80,8 +95,8 @@ export function planCalls(request: RetrievalRequest, options: CallPlanOptions = 
       case 'web_search':
       case 'news_search':
       case 'social_search':
-        for (const query of queries) call(query, searchInput(query, freshness, capability));
-        if (capability === counterCapability) for (const query of counterQueries) call(query, searchInput(query, freshness, capability), true);
+        for (const query of queries) call(query, searchInput(query, freshness, capability, language));
+        if (capability === counterCapability) for (const query of counterQueries) call(query, searchInput(query, freshness, capability, language), true);
         break;
     }
   }

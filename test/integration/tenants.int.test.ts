@@ -83,12 +83,23 @@ const publish = (fleet: Fleet, request: RetrievalRequest) => fleet.publisher.pub
 const partitioner = Partitioners.DefaultPartitioner();
 const partitionOf = (key: string) => partitioner({ topic: 'retrieval-requests', partitionMetadata: Array.from({ length: 6 }, (_unused, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] })), message: { key, value: null } });
 
-/** A Brave-compatible search API answering after `delayMs`: provider calls that take time, like real ones. */
+/**
+ * A Brave-compatible search API answering after `delayMs`: provider calls that take time, like real
+ * ones. It states a paid plan's rate (`X-RateLimit-Policy: 20;w=1`) as Brave does, so the per-key
+ * rate limiter spaces calls to 20/s rather than the declared free plan's 1/s and the calls' own
+ * time, not the key's rate, is what the fairness bound measures.
+ */
 async function slowBrave(delayMs: number): Promise<{ origin: string; calls: () => number; close: () => void }> {
   let calls = 0;
   const server = http.createServer((_request, response) => {
     calls += 1;
-    setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+    setTimeout(() => response.writeHead(200, {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '20, 20000000',
+      'x-ratelimit-policy': '20;w=1, 20000000;w=2592000',
+      'x-ratelimit-remaining': '19, 19999000',
+      'x-ratelimit-reset': '1, 1419704',
+    }).end(JSON.stringify({
       type: 'search',
       web: { type: 'search', results: [{ title: 'KRaft migration status', url: `https://kafka.example/kraft/${calls}`, description: 'Six clusters remain on ZooKeeper.', page_age: '2026-11-27T10:00:00' }] },
     })), delayMs);

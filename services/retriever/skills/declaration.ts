@@ -21,7 +21,7 @@ export const skillDeclarationSchema = z.object({
   output_schema: jsonSchemaObject,
   /** What the skill may touch, e.g. "network:api.search.brave.com", "network:public-web", "fs:local-root". */
   permissions: z.array(z.string().regex(/^(network|fs):\S+$/)).min(1),
-  /** The provider's documented limit; the retriever's token buckets enforce it. */
+  /** The provider's documented limit per credential; the credential rate limiter spaces calls to it. */
   rate_limit: z.object({ requests: z.number().int().positive(), per_seconds: z.number().positive() }).strict(),
   /** Credentials by env-var name, and the header each one goes into. The value never enters the declaration. */
   credentials: z.array(z.object({ env: envVarName, header: z.string().min(1), prefix: z.string().default('') }).strict()),
@@ -29,6 +29,8 @@ export const skillDeclarationSchema = z.object({
   endpoint: z.object({ base_url: z.url(), base_url_env: envVarName }).strict().nullable(),
   /** Provider answers that mean "quota used up" rather than "slow down". */
   quota: z.object({ statuses: z.array(z.number().int()).default([]), body_markers: z.array(z.string()).default([]) }).strict().default({ statuses: [], body_markers: [] }),
+  /** Provider answers that mean "the credential was refused" beyond 401/403 (Brave answers a bad token with 422). */
+  auth: z.object({ statuses: z.array(z.number().int()).default([]), body_markers: z.array(z.string()).default([]) }).strict().default({ statuses: [], body_markers: [] }),
   /** The first example is the registry's smoke test on the mock adapter. */
   examples: z.array(z.object({ input: z.record(z.string(), z.unknown()) }).strict()).min(1),
 }).strict();

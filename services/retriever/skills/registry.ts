@@ -12,11 +12,12 @@ import type { Logger } from '../../../runtime/logger.ts';
 import type { SkillMetrics } from '../../../runtime/metrics.ts';
 import type { Capability } from '../../../schemas/ingest.ts';
 import { DEFAULT_CIRCUIT_BREAKER, createCircuitBreaker, type CircuitBreakerOptions } from './adapters/circuit-breaker.ts';
+import { createCredentialRateLimiter, type CredentialRateLimiter } from './adapters/credential-rate-limiter.ts';
 import { createHttpApiTransport, type FetchFunction } from './adapters/http-api-transport.ts';
 import { createLiveTransport } from './adapters/live-transport.ts';
 import { createLocalFilesTransport } from './adapters/local-files-transport.ts';
 import { createMockTransport, loadRecordings, type SkillRecordings } from './adapters/mock-transport.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './adapters/retry-policy.ts';
+import { DEFAULT_RETRY_POLICY, sleep as realSleep, type RetryPolicy } from './adapters/retry-policy.ts';
 import { createSkillAdapterFactory, type SkillAdapterFactory } from './adapters/skill-adapter.ts';
 import { compareContract } from './contract-check.ts';
 import { createDeclarationChecker, type SkillDeclaration } from './declaration.ts';
@@ -58,6 +59,12 @@ export interface CreateSkillRegistryOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
   userAgent?: string;
+  /**
+   * Spaces live API calls per credential. Pass one limiter to every registry of a process (the
+   * operator's and each tenant's), so skills and tenants on one key share its rate; absent = a
+   * limiter of this registry alone.
+   */
+  rateLimiter?: CredentialRateLimiter;
 }
 
 export type CheckOutcome = { passed: true } | { passed: false; reason: string } | { passed: null };
@@ -127,6 +134,7 @@ export async function createSkillRegistry(options: CreateSkillRegistryOptions): 
     attemptTimeoutMs,
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.random ? { random: options.random } : {}),
+    rateLimiter: options.rateLimiter ?? createCredentialRateLimiter({ clock, sleep: options.sleep ?? realSleep }),
   });
 
   const runtime: SkillRuntime = { adapters: liveAdapters, env: options.env, logger: options.logger, metrics: options.metrics, clock };

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMetricsServer } from '../../../runtime/metrics.ts';
+import { createCredentialRateLimiter } from './adapters/credential-rate-limiter.ts';
 import { inputHash } from './canonical-json.ts';
 import { runSkill } from './run-skill.ts';
 import { sendJson, startLocalServer, type LocalServer } from './testing/local-server.ts';
-import { createTestRegistry } from './testing/test-registry.ts';
+import { createTestRegistry, manualClock } from './testing/test-registry.ts';
 
 const SECRET = 'BSA-very-secret-token-0042';
 const webFixture = readFileSync(new URL('./providers/brave-web-search/fixtures/web-kubernetes-release-notes.json', import.meta.url), 'utf8');
@@ -115,6 +116,38 @@ describe('runSkill cancellation', () => {
     const result = await runSkill(registry, 'brave_web_search', { query: 'x' }, { tenant: 'acme', runId: 'r1', signal: controller.signal });
     expect(result).toMatchObject({ status: 'error', code: 'ADAPTER_TIMEOUT' });
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('runSkill cancelled while queued on a key', () => {
+  it('calls cancelled while waiting for the key (the stop rule) neither reach Brave nor open the breaker', async () => {
+    server = await startLocalServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"web":{"results":[{"title":"t","url":"https://a.example/","description":"d"}]}}');
+    });
+    const stop = new AbortController();
+    let waitsBlock = true;
+    const { registry } = await createTestRegistry({
+      env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin },
+      breaker: { failureThreshold: 1, coolDownMs: 60_000 },
+      // While the run searches, the key's waits end only when the stop rule cancels them.
+      rateLimiter: createCredentialRateLimiter({
+        clock: manualClock(),
+        sleep: (_ms, signal) => new Promise((resolve, reject) => {
+          if (!waitsBlock) return resolve();
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+      }),
+    });
+    const context = { tenant: 'acme', runId: 'r1', signal: stop.signal };
+    expect((await runSkill(registry, 'brave_web_search', { query: 'first' }, context)).status).toBe('ok');
+    const queued = [runSkill(registry, 'brave_web_search', { query: 'second' }, context), runSkill(registry, 'brave_web_search', { query: 'third' }, context)];
+    stop.abort(new Error('stop rule met'));
+    for (const result of await Promise.all(queued)) expect(result).toMatchObject({ status: 'error', code: 'ADAPTER_TIMEOUT' });
+    expect(server.requests).toHaveLength(1);
+    // One failure would open this breaker: the two cancellations did not count.
+    waitsBlock = false;
+    expect((await runSkill(registry, 'brave_web_search', { query: 'next run' }, { tenant: 'acme', runId: 'r2' })).status).toBe('ok');
+    expect(server.requests).toHaveLength(2);
   });
 });
 

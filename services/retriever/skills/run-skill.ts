@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { SkryaError, describeError, isSkryaError, type ErrorCode } from '../../../runtime/errors.ts';
 import type { Logger } from '../../../runtime/logger.ts';
 import type { SkillMetrics } from '../../../runtime/metrics.ts';
+import { rateKeyOf } from './adapters/credential-rate-limiter.ts';
 import type { SkillAdapterFactory } from './adapters/skill-adapter.ts';
 import { inputHash } from './canonical-json.ts';
 import type { SkillOutput } from './output-schema.ts';
@@ -83,6 +84,7 @@ export async function invokeSkill(runtime: SkillRuntime, skill: RegisteredSkill,
       runId: ctx.runId,
       localRoot: ctx.localRoot ?? null,
       signal,
+      rateKey: rateKeyOf(declaration, runtime.env),
     });
     const recording: SkillAdapter = {
       mode: bound.mode,
@@ -105,10 +107,11 @@ export async function invokeSkill(runtime: SkillRuntime, skill: RegisteredSkill,
       if (!output.success) {
         return failure('BAD_RESPONSE', `${declaration.name}: output does not match the contract (${output.error.issues[0]?.message ?? 'invalid'})`, raw, started);
       }
+      const notes = execution.notes?.length ? `; ${execution.notes.join('; ')}` : '';
       if (output.data.results.length === 0) {
-        return { ...failure('EMPTY_RESULTS', `${declaration.name}: the provider answered with no results`, raw, started), output: output.data };
+        return { ...failure('EMPTY_RESULTS', `${declaration.name}: the provider answered with no results${notes}`, raw, started), output: output.data };
       }
-      return { status: 'ok', output: output.data, raw, durationMs: elapsed(started) };
+      return { status: 'ok', output: output.data, raw, durationMs: elapsed(started), ...(notes ? { message: `${declaration.name}: ${notes.slice(2)}` } : {}) };
     } catch (error) {
       if (isSkryaError(error)) return failure(error.code, error.message, raw, started);
       // A parser tripping over a provider answer nobody anticipated: report it as a bad response

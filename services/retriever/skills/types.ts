@@ -52,6 +52,8 @@ export interface SkillContext {
 export interface SkillExecution {
   output: SkillOutput;
   raw: RawResponse[];
+  /** What the skill changed to fit the provider (a query cut, a language left out): reported with the call. */
+  notes?: string[];
 }
 
 /** A skill as the registry holds it: types erased, the input re-validated at the edge. */

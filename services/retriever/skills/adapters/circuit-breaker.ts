@@ -25,6 +25,8 @@ export interface CircuitBreaker {
   admit(skill: string): void;
   recordSuccess(skill: string): void;
   recordFailure(skill: string): void;
+  /** The admitted call ended without a verdict on the provider (cancelled): counts neither way, frees a half-open probe. */
+  release(skill: string): void;
   state(skill: string): CircuitState;
 }
 
@@ -75,6 +77,9 @@ export function createCircuitBreaker(options: CircuitBreakerOptions, clock: Cloc
         circuit.state = 'open';
         circuit.openedAt = clock.now().getTime();
       }
+    },
+    release(skill) {
+      circuitOf(skill).probeInFlight = false;
     },
     state(skill) {
       const circuit = circuitOf(skill);

@@ -85,6 +85,21 @@ describe('circuit breaker', () => {
     expect(codeOf(() => breaker.admit('brave'))).toBe('CIRCUIT_OPEN');
   });
 
+  it('a released call counts neither way and frees a half-open probe', () => {
+    const clock = manualClock();
+    const breaker = createCircuitBreaker({ failureThreshold: 1, coolDownMs: 1_000 }, clock);
+    breaker.admit('brave');
+    breaker.release('brave');
+    expect(breaker.state('brave')).toBe('closed');
+    breaker.recordFailure('brave');
+    clock.advance(1_000);
+    breaker.admit('brave');
+    expect(codeOf(() => breaker.admit('brave'))).toBe('CIRCUIT_OPEN');
+    breaker.release('brave');
+    expect(breaker.state('brave')).toBe('half-open');
+    expect(codeOf(() => breaker.admit('brave'))).toBeNull();
+  });
+
   it('a success resets the count of consecutive failures', () => {
     const breaker = createCircuitBreaker({ failureThreshold: 2, coolDownMs: 1_000 }, manualClock());
     breaker.recordFailure('brave');

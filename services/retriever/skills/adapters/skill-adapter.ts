@@ -7,7 +7,9 @@
 import { SkryaError, isSkryaError, type ErrorCode } from '../../../../runtime/errors.ts';
 import type { AdapterMode, AdapterRequest, Clock, RawResponse, SkillAdapter } from '../types.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
-import { backoffDelayMs, parseRetryAfterMs, sleep as realSleep, type RetryPolicy } from './retry-policy.ts';
+import type { CredentialRateLimiter } from './credential-rate-limiter.ts';
+import { readRateLimitHeaders } from './rate-limit-headers.ts';
+import { backoffDelayMs, sleep as realSleep, type RetryPolicy } from './retry-policy.ts';
 import type { CallContext, Transport, TransportResponse } from './transport.ts';
 
 export interface SkillAdapterOptions {
@@ -20,6 +22,8 @@ export interface SkillAdapterOptions {
   attemptTimeoutMs: Record<AdapterRequest['kind'], number>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Spaces API calls per credential; absent = no spacing (mock replays). */
+  rateLimiter?: CredentialRateLimiter;
 }
 
 /** Makes per-call adapters: the executor only ever sees `request`. */
@@ -28,8 +32,11 @@ export interface SkillAdapterFactory {
   bind(call: CallContext): SkillAdapter;
 }
 
-/** Codes that say "the provider is unwell": they count towards opening the circuit. */
-const BREAKER_FAILURES: ReadonlySet<ErrorCode> = new Set(['ADAPTER_TIMEOUT', 'PROVIDER_UNAVAILABLE', 'RATE_LIMITED']);
+/**
+ * Codes that say "the provider is unwell": they count towards opening the circuit. A 429 is not
+ * one of them: a provider that asks us to slow down is healthy, and its wait is honoured per key.
+ */
+const BREAKER_FAILURES: ReadonlySet<ErrorCode> = new Set(['ADAPTER_TIMEOUT', 'PROVIDER_UNAVAILABLE']);
 
 const BODY_EXCERPT_CHARS = 300;
 
@@ -46,12 +53,31 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
     }
   };
 
+  const limiter = options.rateLimiter;
+  const rateKeyFor = (request: AdapterRequest, call: CallContext) => (request.kind === 'api' && limiter ? (call.rateKey ?? null) : null);
+
+  /** What any answer's headers say about the key: a stated policy, or a window already used up. */
+  const observe = (response: TransportResponse, request: AdapterRequest, call: CallContext) => {
+    const key = rateKeyFor(request, call);
+    if (!key || !limiter) return;
+    const advice = readRateLimitHeaders(response.headers, options.clock.now());
+    if (advice.plan) limiter.adoptRate(key.id, advice.plan);
+    const shortest = advice.windows.find((window) => window.windowMs !== null) ?? advice.windows[0];
+    if (shortest?.remaining === 0 && shortest.resetMs !== null && shortest.resetMs <= options.retry.maxRetryAfterMs) {
+      limiter.holdUntil(key.id, options.clock.now().getTime() + shortest.resetMs);
+    }
+  };
+
   const attempt = async (request: AdapterRequest, call: CallContext): Promise<TransportResponse> => {
+    const key = rateKeyFor(request, call);
+    if (key && limiter) await limiter.acquire(key, call.signal);
     const timeoutMs = options.attemptTimeoutMs[request.kind];
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([call.signal, timeout]);
     try {
-      return await options.transport.send(request, call, signal);
+      const response = await options.transport.send(request, call, signal);
+      observe(response, request, call);
+      return response;
     } catch (error) {
       if (timeout.aborted || call.signal.aborted) {
         throw new SkryaError('ADAPTER_TIMEOUT', `${call.skill}: ${call.signal.aborted ? 'cancelled by the caller' : `no complete answer within ${timeoutMs} ms`}`, {
@@ -88,14 +114,25 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
       }
       const failure = classifyFailure(response, call);
       if (failure.code === 'RATE_LIMITED' || failure.code === 'PROVIDER_UNAVAILABLE') {
-        const retryAfterMs = parseRetryAfterMs(response.headers['retry-after'] ?? null, options.clock.now());
+        const now = options.clock.now();
+        const advice = readRateLimitHeaders(response.headers, now);
+        if (failure.code === 'RATE_LIMITED' && advice.quotaExhausted) {
+          throw new SkryaError('QUOTA_EXHAUSTED', `${call.skill}: provider quota exhausted (HTTP ${response.status}; a window of a day or more has nothing left)`, {
+            details: { ...failure.details, windows: advice.windows },
+          });
+        }
+        const retryAfterMs = advice.waitMs;
         const waitTooLong = retryAfterMs !== null && retryAfterMs > options.retry.maxRetryAfterMs;
+        const waitMs = retryAfterMs ?? backoffDelayMs(options.retry, retryIndex, random);
+        const key = rateKeyFor(request, call);
+        // The provider's pause applies to the key: every skill and tenant on it waits too.
+        if (failure.code === 'RATE_LIMITED' && key && limiter && !waitTooLong) limiter.holdUntil(key.id, now.getTime() + waitMs);
         if (retriesLeft && !waitTooLong) {
-          await wait(retryAfterMs ?? backoffDelayMs(options.retry, retryIndex, random), call);
+          await wait(waitMs, call);
           continue;
         }
         throw new SkryaError(failure.code, `${failure.message} (after ${retryIndex + 1} attempt(s))`, {
-          details: { ...failure.details, attempts: retryIndex + 1, retryAfterMs },
+          details: { ...failure.details, attempts: retryIndex + 1, retryAfterMs, waitSource: advice.source },
         });
       }
       throw new SkryaError(failure.code, failure.message, { details: failure.details });
@@ -114,7 +151,10 @@ export function createSkillAdapterFactory(options: SkillAdapterOptions): SkillAd
             options.breaker.recordSuccess(call.skill);
             return raw;
           } catch (error) {
-            if (isSkryaError(error) && BREAKER_FAILURES.has(error.code)) options.breaker.recordFailure(call.skill);
+            // A call its caller cancelled (the stop rule, a run ending) says nothing about the
+            // provider: queued behind a key's rate limit, several may be cancelled at once.
+            if (isSkryaError(error) && error.code === 'ADAPTER_TIMEOUT' && error.details.cancelled === true) options.breaker.release(call.skill);
+            else if (isSkryaError(error) && BREAKER_FAILURES.has(error.code)) options.breaker.recordFailure(call.skill);
             else options.breaker.recordSuccess(call.skill);
             throw error;
           }
@@ -139,10 +179,14 @@ export function classifyFailure(response: TransportResponse, call: Pick<CallCont
   if (status === 402 || quota.statuses.includes(status) || quotaInBody) {
     return { code: 'QUOTA_EXHAUSTED', message: `${call.skill}: provider quota exhausted (HTTP ${status})`, details };
   }
-  if (status === 401 || status === 403) {
+  // Some providers refuse a bad key with another status (Brave: 422 SUBSCRIPTION_TOKEN_INVALID).
+  const authInBody = call.declaration.auth.body_markers.some((marker) => response.body.includes(marker));
+  if (status === 401 || status === 403 || call.declaration.auth.statuses.includes(status) || authInBody) {
     return { code: 'AUTH_FAILED', message: `${call.skill}: provider refused the credentials (HTTP ${status})`, details };
   }
   if (status === 429) return { code: 'RATE_LIMITED', message: `${call.skill}: provider is rate limiting`, details };
   if (status >= 500) return { code: 'PROVIDER_UNAVAILABLE', message: `${call.skill}: provider failed with HTTP ${status}`, details };
+  // The provider checked our parameters and refused them (Brave 422 VALIDATION, Tavily and Exa 400).
+  if (status === 400 || status === 422) return { code: 'INVALID_INPUT', message: `${call.skill}: provider refused the request parameters (HTTP ${status})`, details };
   return { code: 'BAD_RESPONSE', message: `${call.skill}: unexpected HTTP ${status}`, details };
 }

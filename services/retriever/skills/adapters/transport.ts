@@ -1,5 +1,6 @@
 import type { AdapterRequest } from '../types.ts';
 import type { SkillDeclaration } from '../declaration.ts';
+import type { RateLimitKey } from './credential-rate-limiter.ts';
 
 /** One skill call, as the adapter and its transports see it. */
 export interface CallContext {
@@ -12,6 +13,8 @@ export interface CallContext {
   /** Folder local skills may read; null = local reads are refused. */
   localRoot: string | null;
   signal: AbortSignal;
+  /** The credential's rate-limit key: API calls on one key share its provider rate. Null/absent = not limited. */
+  rateKey?: RateLimitKey | null;
 }
 
 /** What a transport got back, before the shared adapter base decides whether it is a success. */

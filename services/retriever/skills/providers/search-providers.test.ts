@@ -154,12 +154,18 @@ describe.each(PROVIDERS)('$skill live adapter', (provider) => {
   });
 
   it('honours a Retry-After given as an HTTP date', async () => {
+    // HTTP dates have whole seconds; the manual clock may not (the rate limiter's waits advance it).
+    let expected = 0;
     const { run, sleeps, clock } = use((request, response, index) => {
-      if (index === 0) sendJson(response, 429, {}, { 'retry-after': new Date(clock.now().getTime() + 3_000).toUTCString() });
-      else ok(provider)(request, response, index);
+      if (index > 0) return ok(provider)(request, response, index);
+      const sentAt = clock.now().getTime();
+      const date = new Date(Math.ceil((sentAt + 3_000) / 1000) * 1000);
+      expected = date.getTime() - sentAt;
+      sendJson(response, 429, {}, { 'retry-after': date.toUTCString() });
     });
     expect((await run()).status).toBe('ok');
-    expect(sleeps).toEqual([3000]);
+    expect(sleeps).toEqual([expected]);
+    expect(expected).toBeGreaterThanOrEqual(3000);
   });
 
   it('gives up with RATE_LIMITED when 429 outlasts the retries', async () => {
@@ -286,5 +292,57 @@ describe('circuit breaker (per skill)', () => {
     expect(local.requests).toHaveLength(3);
     expect((await run()).code).toBe('CIRCUIT_OPEN');
     expect(local.requests).toHaveLength(3);
+  });
+});
+
+describe('rate limits per key (manual clock: waits are recorded, not waited)', () => {
+  const brave = PROVIDERS[0]!;
+  const braveHeaders = (remaining: string, policy = '1;w=1, 15000;w=2592000') => ({
+    'x-ratelimit-limit': '1, 15000',
+    'x-ratelimit-policy': policy,
+    'x-ratelimit-remaining': remaining,
+    'x-ratelimit-reset': '1, 1419704',
+  });
+
+  it('brave_web_search and brave_news_search on one key wait for each other; another key does not', async () => {
+    server = await startLocalServer((request, response) => {
+      const body = request.path.startsWith('/res/v1/news/') ? fixture('brave-news-search', 'news-kafka-4-release.json') : brave.okBody;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    const shared = await createTestRegistry({ env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin } });
+    const otherTenant = await createTestRegistry({ env: { BRAVE_API_KEY: 'another-key', SKRYA_BRAVE_BASE_URL: server.origin }, rateLimiter: shared.rateLimiter, clock: shared.clock });
+    expect((await runSkill(shared.registry, 'brave_web_search', { query: 'a' }, { tenant: 'acme', runId: 'r' })).status).toBe('ok');
+    expect((await runSkill(shared.registry, 'brave_news_search', { query: 'b' }, { tenant: 'acme', runId: 'r' })).status).toBe('ok');
+    expect(shared.rateWaits).toEqual([1_050]);
+    expect((await runSkill(otherTenant.registry, 'brave_web_search', { query: 'c' }, { tenant: 'globex', runId: 'r' })).status).toBe('ok');
+    expect(shared.rateWaits).toEqual([1_050]);
+  });
+
+  it("spaces to the rate Brave's policy header states for the key", async () => {
+    server = await startLocalServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', ...braveHeaders('19, 14000', '20;w=1, 20000000;w=2592000') }).end(brave.okBody);
+    });
+    const { registry, rateWaits } = await createTestRegistry({ env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin } });
+    for (let call = 0; call < 5; call += 1) expect((await runSkill(registry, 'brave_web_search', { query: `q${call}` }, { tenant: 'acme', runId: 'r' })).status).toBe('ok');
+    expect(rateWaits).toEqual([]);
+  });
+
+  it('waits out a 429 by its X-RateLimit-Reset, retries, and the breaker (open after one failure) stays closed', async () => {
+    server = await startLocalServer((_request, response, index) => {
+      if (index === 0) sendJson(response, 429, readFileSync(new URL('./brave-web-search/fixtures/errors/rate-limited.json', import.meta.url), 'utf8'), braveHeaders('0, 14000'));
+      else response.writeHead(200, { 'content-type': 'application/json', ...braveHeaders('0, 13999') }).end(brave.okBody);
+    });
+    const { registry, sleeps } = await createTestRegistry({ env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin }, breaker: { failureThreshold: 1, coolDownMs: 60_000 } });
+    expect((await runSkill(registry, 'brave_web_search', { query: 'a' }, { tenant: 'acme', runId: 'r' })).status).toBe('ok');
+    expect(sleeps).toEqual([1_000]);
+    expect(server.requests).toHaveLength(2);
+    expect((await runSkill(registry, 'brave_news_search', { query: 'b' }, { tenant: 'acme', runId: 'r' })).code).not.toBe('CIRCUIT_OPEN');
+  });
+
+  it('a 429 naming the monthly window as used up is QUOTA_EXHAUSTED at once', async () => {
+    server = await startLocalServer((_request, response) => sendJson(response, 429, { type: 'ErrorResponse', error: { code: 'RATE_LIMITED' } }, braveHeaders('1, 0')));
+    const { registry } = await createTestRegistry({ env: { BRAVE_API_KEY: SECRET, SKRYA_BRAVE_BASE_URL: server.origin } });
+    expect(await runSkill(registry, 'brave_web_search', { query: 'a' }, { tenant: 'acme', runId: 'r' })).toMatchObject({ status: 'error', code: 'QUOTA_EXHAUSTED' });
+    expect(server.requests).toHaveLength(1);
   });
 });

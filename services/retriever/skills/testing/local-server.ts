@@ -7,6 +7,8 @@ export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When the request's first byte arrived (Date.now()): the server's own log time, for spacing checks. */
+  receivedAt: number;
 }
 
 export type Handler = (request: RecordedRequest, response: http.ServerResponse, index: number) => void | Promise<void>;
@@ -22,10 +24,11 @@ export interface LocalServer {
 export async function startLocalServer(handler: Handler): Promise<LocalServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((incoming, response) => {
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const recorded: RecordedRequest = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded: RecordedRequest = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt };
       requests.push(recorded);
       Promise.resolve(handler(recorded, response, requests.length - 1)).catch((error: unknown) => {
         if (!response.headersSent) response.writeHead(599);

@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { skillOutputSchema } from '../../output-schema.ts';
 import { defineSkill, type RawResponse } from '../../types.ts';
 import { parseProviderJson } from '../provider-json.ts';
-import { braveHitSchema, braveHitToResult, braveQuery } from '../brave-format.ts';
+import { braveHitSchema, braveHitToResult, braveSearchPages } from '../brave-format.ts';
 import { searchFreshness, searchQuery } from '../search-input.ts';
 
 export const braveNewsSearchInput = z.object({
   query: searchQuery,
   count: z.number().int().min(1).max(50).default(20),
   freshness: searchFreshness,
-  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  country: z.string().regex(/^([A-Z]{2}|ALL)$/).optional(),
   search_lang: z.string().regex(/^[a-z]{2}(-[a-z]+)?$/).optional(),
+  pages: z.number().int().min(1).max(10).default(1),
 }).strict();
 
 const braveNewsResponse = z.object({ results: z.array(braveHitSchema) });
@@ -25,9 +26,6 @@ export const braveNewsSearchSkill = defineSkill({
   fixturesDir: new URL('./fixtures/', import.meta.url),
   input: braveNewsSearchInput,
   output: skillOutputSchema,
-  async execute(input, ctx) {
-    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/news/search', query: braveQuery(input) });
-    return { output: { results: parseBraveNewsResponse(raw) }, raw: [raw] };
-  },
+  execute: (input, ctx) => braveSearchPages(input, ctx, '/res/v1/news/search', parseBraveNewsResponse),
   parseResponse: parseBraveNewsResponse,
 });

@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { skillOutputSchema } from '../../output-schema.ts';
 import { defineSkill, type RawResponse } from '../../types.ts';
 import { parseProviderJson } from '../provider-json.ts';
-import { braveHitSchema, braveHitToResult, braveQuery } from '../brave-format.ts';
+import { braveHitSchema, braveHitToResult, braveSearchPages } from '../brave-format.ts';
 import { searchFreshness, searchQuery } from '../search-input.ts';
 
 export const braveWebSearchInput = z.object({
   query: searchQuery,
   count: z.number().int().min(1).max(20).default(10),
   freshness: searchFreshness,
-  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  country: z.string().regex(/^([A-Z]{2}|ALL)$/).optional(),
   search_lang: z.string().regex(/^[a-z]{2}(-[a-z]+)?$/).optional(),
+  pages: z.number().int().min(1).max(10).default(1),
 }).strict();
 
 const braveWebResponse = z.object({
@@ -28,9 +29,6 @@ export const braveWebSearchSkill = defineSkill({
   fixturesDir: new URL('./fixtures/', import.meta.url),
   input: braveWebSearchInput,
   output: skillOutputSchema,
-  async execute(input, ctx) {
-    const raw = await ctx.adapter.request({ kind: 'api', method: 'GET', path: '/res/v1/web/search', query: braveQuery(input) });
-    return { output: { results: parseBraveWebResponse(raw) }, raw: [raw] };
-  },
+  execute: (input, ctx) => braveSearchPages(input, ctx, '/res/v1/web/search', parseBraveWebResponse),
   parseResponse: parseBraveWebResponse,
 });

@@ -28,6 +28,8 @@ const exaResponse = z.object({
 });
 
 const TEXT_MAX_CHARACTERS = 4_000;
+/** The excerpt the snippet is made of. */
+const HIGHLIGHTS_MAX_CHARACTERS = 500;
 
 export function parseExaResponse(raw: RawResponse): ProviderResult[] {
   return parseProviderJson(raw, exaResponse).results.map((hit) => {
@@ -55,7 +57,8 @@ export const exaSearchSkill = defineSkill({
       query: input.query,
       numResults: input.count,
       type: 'auto',
-      contents: { text: { maxCharacters: TEXT_MAX_CHARACTERS }, highlights: { numSentences: 3, highlightsPerUrl: 2 } },
+      // highlights.maxCharacters replaces the deprecated numSentences / highlightsPerUrl.
+      contents: { text: { maxCharacters: TEXT_MAX_CHARACTERS }, highlights: { maxCharacters: HIGHLIGHTS_MAX_CHARACTERS } },
     };
     if (input.include_domains) body.includeDomains = input.include_domains;
     if (input.freshness) {

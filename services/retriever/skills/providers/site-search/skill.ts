@@ -7,6 +7,7 @@ import type { ProviderResult } from '../../../../../schemas/ingest.ts';
 import { skillOutputSchema } from '../../output-schema.ts';
 import { defineSkill, type RawResponse } from '../../types.ts';
 import { braveWebSearchSkill, parseBraveWebResponse } from '../brave-web-search/skill.ts';
+import { cutBraveQuery } from '../brave-params.ts';
 import { searchFreshness, searchQuery } from '../search-input.ts';
 
 export const siteSearchInput = z.object({
@@ -39,11 +40,10 @@ export const siteSearchSkill = defineSkill({
   input: siteSearchInput,
   output: skillOutputSchema,
   async execute(input, ctx) {
-    const web = await braveWebSearchSkill.execute(
-      { query: `site:${input.domain} ${input.query}`, count: input.count, ...(input.freshness ? { freshness: input.freshness } : {}) },
-      ctx,
-    );
-    return { output: { results: web.raw.flatMap(parseSiteSearchResponse) }, raw: web.raw };
+    // site: counts towards Brave's 400 characters and 50 words: the query is cut, never refused.
+    const cut = cutBraveQuery(`site:${input.domain} ${input.query}`);
+    const web = await braveWebSearchSkill.execute({ query: cut.q, count: input.count, ...(input.freshness ? { freshness: input.freshness } : {}) }, ctx);
+    return { output: { results: web.raw.flatMap(parseSiteSearchResponse) }, raw: web.raw, notes: [...(cut.note ? [cut.note] : []), ...(web.notes ?? [])] };
   },
   parseResponse: parseSiteSearchResponse,
 });

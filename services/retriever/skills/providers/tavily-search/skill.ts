@@ -52,7 +52,8 @@ export const tavilySearchSkill = defineSkill({
   input: tavilySearchInput,
   output: skillOutputSchema,
   async execute(input, ctx) {
-    const body: Record<string, unknown> = { query: input.query, topic: input.topic, max_results: input.count, search_depth: 'basic' };
+    // Full page text as plain text: raw_content becomes the item's content (no extra credits at basic depth).
+    const body: Record<string, unknown> = { query: input.query, topic: input.topic, max_results: input.count, search_depth: 'basic', include_raw_content: 'text' };
     if (input.freshness) body.time_range = TIME_RANGE[input.freshness];
     // Tavily applies `days` to the news topic only.
     if (input.days !== undefined && input.topic === 'news') body.days = input.days;
