@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import { createMetricsRegistry, createSkillMetrics } from '../../runtime/metrics.ts';
-import type { Handler, Later, Outcome } from '../../runtime/runner.ts';
+import { retrieve } from './testing/retrieve.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
 import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
 import { createRetriever } from './handler.ts';
@@ -42,18 +42,6 @@ function localRequest(overrides: Partial<RetrievalRequest> = {}): RetrievalReque
 }
 
 
-/** Feeds requests to the handler as the runner would, and collects what their runs complete with. */
-async function retrieve(handler: Handler<'retrieval-requests', Later>, requests: RetrievalRequest[]): Promise<RawResult[]> {
-  const context = { heartbeat: async () => {}, signal: new AbortController().signal };
-  const completions: Array<Promise<Outcome[] | null>> = [];
-  for (const [index, value] of requests.entries()) {
-    const outcomes = await handler.handle({ topic: 'retrieval-requests', partition: 0, offset: String(index), key: null, value, headers: {}, timestamp: '0' }, context);
-    completions.push(...outcomes.map((outcome) => outcome.completion));
-  }
-  const emitted = (await Promise.all(completions)).flatMap((outcomes) => outcomes ?? []);
-  expect(emitted.filter((outcome) => outcome.kind === 'emit' && (outcome.value as RawResult).kind === 'RUN_END')).toHaveLength(requests.length);
-  return emitted.map((outcome) => (outcome.kind === 'emit' ? (outcome.value as RawResult) : null)).filter((value): value is RawResult => value !== null);
-}
 
 const markerOf = (messages: RawResult[], runId: string) => messages.find((message): message is Extract<RawResult, { kind: 'RUN_END' }> => message.kind === 'RUN_END' && message.run_id === runId)!;
 const payloads = (messages: RawResult[]) => messages.map((message) => message.response?.payload ?? '').join('\n');

@@ -12,7 +12,7 @@ import type http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import { createMetricsRegistry, createSkillMetrics } from '../../runtime/metrics.ts';
-import type { Handler, Outcome } from '../../runtime/runner.ts';
+import { retrieve } from './testing/retrieve.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
 import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
 import { createRetriever } from './handler.ts';
@@ -85,23 +85,6 @@ async function registryOn(origin: string, limiter: CredentialRateLimiter, breake
   });
 }
 
-const turns = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Feeds requests to the handler as the runner would, and collects what its ticks hand out. */
-async function retrieve(handler: Handler<'retrieval-requests'>, requests: RetrievalRequest[]): Promise<RawResult[]> {
-  const context = { heartbeat: async () => {}, signal: new AbortController().signal };
-  for (const [index, value] of requests.entries()) {
-    await handler.handle({ topic: 'retrieval-requests', partition: 0, offset: String(index), key: null, value, headers: {}, timestamp: '0' }, context);
-  }
-  const emitted: Outcome[] = [];
-  const markers = () => emitted.filter((outcome) => outcome.kind === 'emit' && (outcome.value as RawResult).kind === 'RUN_END').length;
-  while (markers() < requests.length) {
-    emitted.push(...(await handler.tick!(new Date())));
-    await sleep(10, new AbortController().signal);
-    await turns();
-  }
-  return emitted.map((outcome) => (outcome.kind === 'emit' ? (outcome.value as RawResult) : null)).filter((value): value is RawResult => value !== null);
-}
 
 const markerOf = (messages: RawResult[], runId: string) => messages.find((message): message is Extract<RawResult, { kind: 'RUN_END' }> => message.kind === 'RUN_END' && message.run_id === runId)!;
 
