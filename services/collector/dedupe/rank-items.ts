@@ -13,6 +13,10 @@ export interface RankableItem extends ScorableItem {
   id: string;
   provider: string;
   canonicalHints?: CanonicalHints;
+  /** 1-based rank inside the provider's list (one provider, one sub-query); absent: not from a ranked list. */
+  providerRank?: number;
+  /** Which list the rank belongs to (e.g. `brave_web_search/0`); items of one list share it. */
+  resultList?: string;
 }
 
 export interface RankedComponents extends ScoreComponents {
