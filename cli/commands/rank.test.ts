@@ -29,7 +29,7 @@ describe('rankProviderResults', () => {
         { provider: 'brave', url: 'https://deno.com/blog/v2.0?utm_source=hn' },
         { provider: 'exa', url: 'https://www.deno.com/blog/v2.0/' },
       ]),
-      components: { authorityTier: 1, agreement: 0.05, independentSources: 2 },
+      components: { authorityTier: 1, agreement: 0.333333, independentSources: 2 },
     });
     expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score as number);
   });

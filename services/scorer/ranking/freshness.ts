@@ -60,3 +60,19 @@ export function freshnessScore(publishedAt: string | null | undefined, windowEnd
   const ageDays = Math.max(0, ageMs) / DAY_MS;
   return 0.5 ** (ageDays / FRESHNESS_HALF_LIFE_DAYS[intent]);
 }
+
+export type FreshnessBasis = 'published' | 'estimated' | 'undated';
+
+export interface Freshness {
+  score: number;
+  basis: FreshnessBasis;
+  /** The date measured from (ISO 8601), null when undated. */
+  date: string | null;
+}
+
+/** Freshness with what it was measured from. */
+export function freshnessOf(item: { published_at: string | null }, windowEndMs: number, intent: Intent): Freshness {
+  const published = parsePublishedAt(item.published_at);
+  if (published === null || windowEndMs - published < -FUTURE_TOLERANCE_MS) return { score: UNDATED_FRESHNESS, basis: 'undated', date: null };
+  return { score: freshnessScore(item.published_at, windowEndMs, intent), basis: 'published', date: new Date(published).toISOString() };
+}
