@@ -2,7 +2,7 @@ import type { Intent } from '../../../schemas/ingest.ts';
 import { SkryaError } from '../../../runtime/errors.ts';
 import type { AuthorityIndex } from './authority.ts';
 import { DOMAIN_BOOST, INTENT_BOOST_DOMAINS, createBoostMatcher } from './domain-boost.ts';
-import { freshnessOf, parsePublishedAt, type FreshnessBasis } from './freshness.ts';
+import { freshnessOf, parsePublishedAt, staleAuthority, type FreshnessBasis } from './freshness.ts';
 import { RANK_NEUTRAL, singleListRank } from './fusion.ts';
 import { INTENT_WEIGHTS, contentWeight, type ScoreWeights } from './intent-weights.ts';
 import { keywordCoverage, prepareQueries } from './keyword-coverage.ts';
@@ -40,7 +40,7 @@ export interface ScoringContext {
 export interface ScoreComponents {
   keyword: number;
   freshness: number;
-  /** Tier score plus the domain boost, capped at 1. */
+  /** Tier score plus the domain boost, capped at 1, shrunk for a stale page where answers go stale (staleAuthority). */
   authority: number;
   /** The providers' order: here the item's own list only (the collector fuses all lists); RANK_NEUTRAL when unranked. */
   rank: number;
@@ -108,7 +108,7 @@ export function createItemScorer(context: ScoringContext, authority: AuthorityIn
     const host = hostOf(item.url);
     const tier = host === null ? authority.classifyHost('') : authority.classifyHost(host);
     const boosted = host !== null && boost.matches(host);
-    const authorityScore = roundScore(Math.min(1, tier.score + (boosted ? DOMAIN_BOOST : 0)));
+    const authorityScore = roundScore(staleAuthority(Math.min(1, tier.score + (boosted ? DOMAIN_BOOST : 0)), fresh, intent));
     const score = roundScore((weights.keyword * keyword + weights.freshness * freshness + weights.authority * authorityScore) / contentWeight(weights));
     const rank = item.providerRank === undefined || item.providerRank === null ? RANK_NEUTRAL : roundScore(singleListRank(item.providerRank));
     return {
