@@ -127,6 +127,11 @@ export const scoreComponentsSchema = z.object({
   weight_keyword: unit,
   weight_freshness: unit,
   weight_authority: unit,
+  rank: unit,
+  weight_rank: unit,
+  weight_agreement: unit,
+  freshness_basis: z.enum(['published', 'estimated', 'undated']),
+  freshness_date: nullableString,
 });
 export type ScoreComponents = z.infer<typeof scoreComponentsSchema>;
 

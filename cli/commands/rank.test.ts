@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRankOptions, rankProviderResults, registerRankCommand } from './rank.ts';
+import { parseProviderResults, parseRankOptions, rankProviderResults, registerRankCommand } from './rank.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
 const line = (fields: Record<string, unknown>) => JSON.stringify(fields);
@@ -29,7 +29,7 @@ describe('rankProviderResults', () => {
         { provider: 'brave', url: 'https://deno.com/blog/v2.0?utm_source=hn' },
         { provider: 'exa', url: 'https://www.deno.com/blog/v2.0/' },
       ]),
-      components: { authorityTier: 1, agreement: 0.05, independentSources: 2 },
+      components: { authorityTier: 1, agreement: 0.333333, independentSources: 2 },
     });
     expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score as number);
   });
@@ -113,5 +113,13 @@ describe('skrya rank', () => {
     ['a bad boost domain', ['--jsonl', '/nonexistent/results.jsonl', '--intent', 'news', '--query', 'x', '--boost', 'http://x']],
   ])('refuses %s with INVALID_INPUT', async (_name, args) => {
     await expect(runRank(args)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('parseProviderResults: the provider rank (issue 21)', () => {
+  it('reads each source\'s lines in order as that provider\'s ranked list', () => {
+    const line = (source: string, url: string) => JSON.stringify({ url, title: url, snippet: '', published_date: null, source });
+    const items = parseProviderResults([line('brave', 'https://a.example/1'), line('exa', 'https://b.example/1'), line('brave', 'https://a.example/2')].join('\n'), 'inline');
+    expect(items.map((item) => [item.provider, item.providerRank, item.resultList])).toEqual([['brave', 1, 'brave'], ['exa', 1, 'exa'], ['brave', 2, 'brave']]);
   });
 });

@@ -28,6 +28,8 @@ interface RankInputItem extends RankableItem {
 /** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
 export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
   const items: RankInputItem[] = [];
+  // Lines of one source are that provider's list, in its order: the line order is the provider rank.
+  const listLengths = new Map<string, number>();
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     const where = `${fileLabel} line ${index + 1}`;
@@ -42,6 +44,9 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
       throw new SkryaError('INVALID_INPUT', `${where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: index + 1 } });
     }
     const result = parsed.data;
+    const provider = result.source === '' ? 'unknown' : result.source;
+    const providerRank = (listLengths.get(provider) ?? 0) + 1;
+    listLengths.set(provider, providerRank);
     items.push({
       // Content-derived ids: equal scores break the same way whatever order the lines come in.
       id: createHash('sha256').update(JSON.stringify([result.source, result.url, result.title, result.snippet])).digest('hex').slice(0, 16),
@@ -50,7 +55,9 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
       snippet: result.snippet,
       content: result.content,
       published_at: result.published_date,
-      provider: result.source === '' ? 'unknown' : result.source,
+      provider,
+      providerRank,
+      resultList: provider,
       result,
     });
   });
@@ -112,7 +119,7 @@ export function registerRankCommand(program: Command): void {
   program
     .command('rank')
     .description('score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL')
-    .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}')
+    .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}; each source\'s lines, in order, are its ranked list')
     .option('--intent <intent>', `${INTENTS.join(' | ')}; without it nothing is scored and provider order is kept`)
     .option('--query <query>', 'the query; repeat for each sub-query (keyword coverage is measured over all of them)', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--boost <domains>', 'comma-separated domains (example.com) or patterns (docs.*) whose authority gets +0.2')

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ingestBatchSchema, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
 import { positionOf, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
-import { AGREEMENT_BONUS_PER_SOURCE } from './dedupe/agreement.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
 
 const PRODUCER = { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed', 'web_search'] } as const;
@@ -41,16 +40,22 @@ function run(items: ScoredItem[], overrides: Partial<ClosedRun> = {}): ClosedRun
 const ids = (batch: ReturnType<typeof assembleBatch>) => batch.items.map((entry) => entry.id);
 
 describe('assembleBatch', () => {
-  it('merges copies with one canonical URL, listing every source and adding the agreement bonus', () => {
-    const brave = item('a1', { url: 'https://www.example.com/story?utm_source=brave', producer_name: 'brave_web_search', score: 0.6, response_sequence: 1 });
-    const feed = item('a2', { url: 'https://example.com/story', producer_name: 'feed_reader', score: 0.5, response_sequence: 0 });
-    const other = item('b1', { score: 0.4 });
+  it('merges copies with one canonical URL, listing every source and fusing rank and agreement into the score', () => {
+    // Issue 21: agreement is a weighted component (0–1) instead of a flat bonus, and the providers' rank is fused in.
+    const weights = { weight_keyword: 0.3, weight_freshness: 0.2, weight_authority: 0.1, weight_rank: 0.3, weight_agreement: 0.1 };
+    const fixture = scoredItemFixture().components!;
+    const brave = item('a1', { url: 'https://www.example.com/story?utm_source=brave', producer_name: 'brave_web_search', capability: 'web_search', score: 0.6, response_sequence: 1, position: 0, components: { ...fixture, ...weights } });
+    const feed = item('a2', { url: 'https://example.com/story', producer_name: 'feed_reader', score: 0.5, response_sequence: 0, components: { ...fixture, ...weights } });
+    const other = item('b1', { score: 0.4, capability: 'web_search', response_sequence: 1, position: 1, components: { ...fixture, ...weights } });
     const batch = assembleBatch(run([feed, other, brave]));
     expect(ids(batch)).toEqual(['a1', 'b1']);
     const merged = batch.items[0]!;
     expect(merged.sources.map((source) => [source.provider, source.item_id])).toEqual([['brave_web_search', 'a1'], ['feed_reader', 'a2']]);
-    expect(merged.score).toBeCloseTo(0.6 + AGREEMENT_BONUS_PER_SOURCE, 6);
-    expect(merged.components).toMatchObject({ base: 0.6, agreement: AGREEMENT_BONUS_PER_SOURCE, independent_sources: 2 });
+    // Content 0.6 × 0.6 + rank 1 (best in the run) × 0.3 + agreement (2 sources → 1/3) × 0.1.
+    expect(merged.score).toBeCloseTo(0.6 * 0.6 + 0.3 + 0.1 / 3, 5);
+    expect(merged.components).toMatchObject({ base: 0.6, rank: 1, agreement: 0.333333, independent_sources: 2 });
+    // b1 is rank 2 of the same list: 1/(10+2) over 1/(10+1).
+    expect(batch.items[1]!.components!.rank).toBeCloseTo(11 / 12, 5);
     expect(batch.stats.merged_duplicates).toBe(1);
     expect(batch.stats.counts).toMatchObject({ raw_items: 3, accepted: 3 });
     expect(ingestBatchSchema.safeParse(batch).success).toBe(true);

@@ -1,10 +1,10 @@
 /**
  * The collector's steps for one closed run: merge copies (canonical URL, then near-duplicate text),
- * add the agreement bonus, rank, cut to max_items, count, and write the digest. Pure: the same
+ * fuse the providers' rank and agreement into the score (fusion.ts), rank, cut to max_items, count, and write the digest. Pure: the same
  * scored items always give the same batch, whatever order they arrived in.
  */
 import { INGEST_VERSION, type IngestBatch, type Producer, type ProviderStatus, type RequestContext, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
-import { roundScore } from '../scorer/ranking/score-item.ts';
+import { RANKED_CAPABILITIES, VERDICT_FACTORS, fuseRun } from '../scorer/ranking/fusion.ts';
 import { agreementOf } from './dedupe/agreement.ts';
 import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
 import { renderRunDigest } from './run-digest.ts';
@@ -47,11 +47,25 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     score: item.score,
     item,
   })));
-  const merged = clusters.map((cluster) => {
-    const agreement = agreementOf(cluster.sources);
+  const byId = new Map(kept.map((item) => [item.id, item]));
+  const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
+  const fused = fuseRun(clusters.map((cluster, index) => {
     const { item } = cluster.item;
-    const score = item.score === null ? null : roundScore(item.score + agreement.bonus);
-    const components = item.components === null ? null : { ...item.components, base: item.score ?? 0, agreement: agreement.bonus, independent_sources: agreement.independentSources };
+    const copies = [item, ...cluster.merged.map((copy) => byId.get(copy.id)!)];
+    const weights = item.components === null ? null : { keyword: item.components.weight_keyword, freshness: item.components.weight_freshness, authority: item.components.weight_authority, rank: item.components.weight_rank, agreement: item.components.weight_agreement };
+    return {
+      contentScore: item.score,
+      weights,
+      verdictFactor: VERDICT_FACTORS[item.verdict],
+      places: copies.map((copy) => (RANKED_CAPABILITIES.has(copy.capability) ? { list: String(copy.response_sequence), rank: copy.position + 1 } : { list: null, rank: null })),
+      independentSources: agreements[index]!.independentSources,
+    };
+  }));
+  const merged = clusters.map((cluster, index) => {
+    const agreement = agreements[index]!;
+    const { item } = cluster.item;
+    const { score, rank, agreement: agreementScore } = fused[index]!;
+    const components = item.components === null ? null : { ...item.components, base: item.score ?? 0, rank, agreement: agreementScore, independent_sources: agreement.independentSources };
     return {
       ...item,
       canonical_url: cluster.canonicalUrl ?? item.canonical_url,

@@ -8,12 +8,11 @@ import type { Capability, ProviderResult } from '../../schemas/ingest.ts';
 import type { RawResult, Reason, ScoreComponents, ScoredItem, Verdict } from '../../schemas/messages.ts';
 import { screenItem, type ScreenResult } from './injection/screen-item.ts';
 import { canonicalUrl } from './ranking/canonical-url.ts';
+import { RANKED_CAPABILITIES, VERDICT_FACTORS } from './ranking/fusion.ts';
 import { createItemScorer, hostOf, roundScore, type ItemScore } from './ranking/score-item.ts';
 import { validateItem } from './validation/validate-item.ts';
 
-/** Downweighted items keep their place in the data but rank below comparable clean ones. */
-export const DOWNWEIGHT_FACTOR = 0.5;
-export const QUARANTINE_FACTOR = 0.25;
+export { DOWNWEIGHT_FACTOR, QUARANTINE_FACTOR } from './ranking/fusion.ts';
 
 type ResponseMessage = Extract<RawResult, { kind: 'RESPONSE' }>;
 
@@ -52,6 +51,7 @@ function toComponents(scored: ItemScore, factor: number): { score: number | null
       keyword: components.keyword,
       freshness: components.freshness,
       authority: components.authority,
+      rank: components.rank,
       authority_tier: components.authorityTier,
       authority_rule: components.authorityRule,
       authority_version: components.authorityVersion,
@@ -62,6 +62,10 @@ function toComponents(scored: ItemScore, factor: number): { score: number | null
       weight_keyword: components.weights.keyword,
       weight_freshness: components.weights.freshness,
       weight_authority: components.weights.authority,
+      weight_rank: components.weights.rank,
+      weight_agreement: components.weights.agreement,
+      freshness_basis: components.freshnessBasis,
+      freshness_date: components.freshnessDate,
     },
   };
 }
@@ -73,7 +77,7 @@ function verdictOf(validation: ReturnType<typeof validateItem>['outcome'], scree
   return 'ACCEPTED';
 }
 
-const FACTORS: Record<Verdict, number> = { ACCEPTED: 1, DOWNWEIGHTED: DOWNWEIGHT_FACTOR, QUARANTINED: QUARANTINE_FACTOR, DROPPED: 0 };
+const FACTORS: Readonly<Record<Verdict, number>> = VERDICT_FACTORS;
 
 export function scoreResults(message: ResponseMessage, results: readonly ProviderResult[]): ScoredItem[] {
   const { request, response, producer } = message;
@@ -108,7 +112,7 @@ export function scoreResults(message: ResponseMessage, results: readonly Provide
     }
     // What reaches downstream: quarantined text only inside markers, with offending spans neutralized.
     const text = verdict === 'QUARANTINED' ? screen.sanitized : { title, content: valid?.content ?? result.content, summary: valid?.summary ?? (result.snippet || null) };
-    const scored = verdict === 'DROPPED' ? { score: null, components: null } : toComponents(scoreOf({ url, title, snippet: result.snippet, summary: valid?.summary ?? null, content: valid?.content ?? null, published_at: valid?.published_at ?? null }), FACTORS[verdict]);
+    const scored = verdict === 'DROPPED' ? { score: null, components: null } : toComponents(scoreOf({ url, title, snippet: result.snippet, summary: valid?.summary ?? null, content: valid?.content ?? null, published_at: valid?.published_at ?? null, providerRank: RANKED_CAPABILITIES.has(response.capability) ? position + 1 : null }), FACTORS[verdict]);
     return {
       id,
       title: text.title,

@@ -4,8 +4,10 @@ import type { SourceRef } from './dedupe-items.ts';
 
 /**
  * Agreement between sources as a ranking signal: a document that several providers returned, or
- * that several sites carry, is more likely to matter. Each independent source beyond the first
- * adds AGREEMENT_BONUS_PER_SOURCE, at most AGREEMENT_BONUS_CAP. A source is independent when its
+ * that several sites carry, is more likely to matter. The score counts it as a weighted component
+ * (agreementComponent in scorer/ranking/fusion.ts, issue 21); `bonus` (each independent source
+ * beyond the first adds AGREEMENT_BONUS_PER_SOURCE, at most AGREEMENT_BONUS_CAP) is the earlier
+ * flat bonus, kept for callers that read it and no longer added to scores. A source is independent when its
  * (provider, host) pair is new: brave + exa finding one URL is two, one provider finding a
  * syndicated story on three sites is three, one provider returning a URL for two sub-queries is one.
  */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dedupeItems, rankOrder, type DedupeCandidate } from './dedupe-items.ts';
+import { dedupeItems, differentVersions, rankOrder, versionKey, type DedupeCandidate } from './dedupe-items.ts';
 
 const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
   url: null,
@@ -165,5 +165,58 @@ describe('dedupeItems: determinism', () => {
         expect(dedupeItems(shuffled)).toEqual(expected);
       }),
     );
+  });
+});
+
+describe('dedupeItems: copies across sites and releases (issue 21)', () => {
+  const candidate = (id: string, url: string, title: string, text: string, score: number) => ({ id, url, provider: 'brave', title, text, score });
+  const story = 'The OpenSSL project released versions 3.6.1, 3.5.5 and 3.0.19 to fix CVE-2026-4121, a high-severity bug in X.509 certificate name constraint checking that lets a crafted certificate crash servers that verify client certificates.';
+
+  it('merges a syndicated copy on another domain that adds a line and a title suffix', () => {
+    const clusters = dedupeItems([
+      candidate('original', 'https://www.bleepingcomputer.com/news/openssl-patch/', 'OpenSSL patches high-severity X.509 flaw', story, 0.9),
+      candidate('mirror', 'https://newsfeed.example.io/openssl-patches-x509-flaw', 'OpenSSL patches high-severity X.509 flaw - TechNewsNow', `${story} Read more at BleepingComputer.`, 0.5),
+      candidate('other', 'https://www.theregister.com/2026/11/18/openssl/', 'OpenSSL fixes certificate parsing bug, admins told to patch', 'Maintainers of the widely used crypto library shipped fixes on Tuesday for a high-severity denial-of-service flaw in certificate verification.', 0.7),
+    ]);
+    expect(clusters.map((cluster) => [cluster.item.id, cluster.merged])).toEqual([
+      ['original', [{ id: 'mirror', reason: 'near_duplicate' }]],
+      ['other', []],
+    ]);
+  });
+
+  it.each([
+    ['Deno 2.5 / 2.6 release notes', 'Deno 2.5 release notes', 'Deno 2.6 release notes'],
+    ['PostgreSQL 18.0 / 18.1', 'PostgreSQL: Release Notes 18.0', 'PostgreSQL: Release Notes 18.1'],
+    ['v-prefixed tags', 'Release v1.3.0 - kubernetes-sigs/gateway-api', 'Release v1.4.0 - kubernetes-sigs/gateway-api'],
+  ])('never merges near-identical notes of different versions: %s', (_name, leftTitle, rightTitle) => {
+    const notes = 'This release contains a variety of fixes. Bug fixes: fixed memory leak in the server when the handshake fails, improved compatibility, faster installs and many documentation updates.';
+    const clusters = dedupeItems([
+      candidate('a', 'https://example.org/notes/a', leftTitle, notes, 0.9),
+      candidate('b', 'https://example.org/notes/b', rightTitle, notes, 0.8),
+    ]);
+    expect(clusters).toHaveLength(2);
+  });
+
+  it('still merges copies of the same version', () => {
+    const notes = 'This release contains a variety of fixes. Bug fixes: fixed memory leak in the server when the handshake fails, improved compatibility, faster installs and many documentation updates.';
+    const clusters = dedupeItems([
+      candidate('a', 'https://bun.com/blog/bun-v1.3.2', 'Bun v1.3.2', notes, 0.9),
+      candidate('b', 'https://bun.sh/blog/bun-v1.3.2', 'Bun v1.3.2', notes, 0.8),
+    ]);
+    expect(clusters).toHaveLength(1);
+  });
+
+  it.each([
+    ['a version in the title', 'Deno 2.6 released', 'Also fixes 2.5.4 regressions', '2.6'],
+    ['title without a version falls back to the text', 'Release notes', 'Fixes in 18.1 and 17.5', '17.5 18.1'],
+    ['a year is not a version', 'News from 2026', 'Published 2026', ''],
+  ])('versionKey: %s', (_name, title, text, expected) => {
+    expect(versionKey(title, text)).toBe(expected);
+  });
+
+  it('reads differentVersions as "both name versions, not the same"', () => {
+    expect(differentVersions('2.5', '2.6')).toBe(true);
+    expect(differentVersions('2.6', '2.6')).toBe(false);
+    expect(differentVersions('', '2.6')).toBe(false);
   });
 });

@@ -7,8 +7,13 @@ import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fing
  * lists every copy as a source.
  *
  * 1. Exact: copies whose canonical URLs are equal (see canonicalUrl) merge.
- * 2. Near-duplicate: syndicated copies at different URLs merge when the SimHash fingerprints of
- *    their title + text are at most `hammingThreshold` bits apart. Texts with fewer than
+ * 2. Near-duplicate: syndicated copies at different URLs, on any domain, merge when the SimHash
+ *    fingerprints of their title + text are at most `hammingThreshold` bits apart, or when most of
+ *    the shorter text's words are in the other (overlap ≥ `overlapThreshold` of at least
+ *    MIN_SHARED_WORDS words: a mirror that adds "Originally published on …" or cuts the snippet
+ *    elsewhere moves a fingerprint more than it moves the shared words). Version numbers protect
+ *    releases: two items whose titles (else texts) name different versions (2.5 / 2.6, 18.0 /
+ *    18.1) never merge as near-duplicates, however alike their text. Texts with fewer than
  *    `minContentTokens` content words are never merged this way: a fingerprint of five words is
  *    noise, and two "Release notes" titles without snippets are not the same document.
  *
@@ -55,10 +60,30 @@ export interface DedupeOptions {
   hammingThreshold?: number;
   /** Min distinct non-stop-word tokens before a text takes part in near-duplicate matching (default 8). */
   minContentTokens?: number;
+  /** Min share of the shorter text's distinct words found in the other for a word-overlap match (default 0.8). */
+  overlapThreshold?: number;
 }
 
 export const DEFAULT_HAMMING_THRESHOLD = 6;
 export const DEFAULT_MIN_CONTENT_TOKENS = 8;
+export const DEFAULT_OVERLAP_THRESHOLD = 0.8;
+/** Shared words a word-overlap match needs at least. */
+export const MIN_SHARED_WORDS = 8;
+/** Words in more items than this are not used to find overlap candidates (they would make every item a candidate). */
+export const OVERLAP_INDEX_MAX_ITEMS = 50;
+
+const VERSION_NUMBER = /(?<![\p{L}\p{N}.])v?(\d+(?:\.\d+)+)(?![\p{N}]|\.\d)/gu;
+
+/** The version numbers an item names: its title's, else its text's ("Deno 2.6", "PostgreSQL 18.1"). */
+export function versionKey(title: string, text: string): string {
+  const from = (value: string) => [...new Set([...value.matchAll(VERSION_NUMBER)].map((match) => match[1]!))].sort().join(' ');
+  return from(title) || from(text);
+}
+
+/** Different releases: both name versions, and not the same ones. */
+export function differentVersions(left: string, right: string): boolean {
+  return left !== '' && right !== '' && left !== right;
+}
 
 /** Best first: score descending, then id; null scores after scored ones, in input order. */
 export function rankOrder<T extends { id: string; score: number | null }>(items: readonly T[]): number[] {
@@ -91,7 +116,13 @@ export const RUN_COMMON_MIN_ITEMS = 3;
  * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
  * tokenization each and little garbage.
  */
-function nearDuplicateFingerprints(items: readonly DedupeCandidate[], minContentTokens: number): (Fingerprint | null)[] {
+interface NearDuplicateFeatures {
+  fingerprint: Fingerprint;
+  /** Distinct content word ids (stop words left out), sorted. */
+  words: Int32Array;
+}
+
+function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentTokens: number): { features: (NearDuplicateFeatures | null)[]; documentFrequency: readonly number[] } {
   const vocabulary = new Map<string, number>();
   const wordHighs: number[] = [];
   const wordLows: number[] = [];
@@ -130,7 +161,7 @@ function nearDuplicateFingerprints(items: readonly DedupeCandidate[], minContent
   const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
   const highs: number[] = [];
   const lows: number[] = [];
-  return wordIdsByItem.map((ids) => {
+  const features = wordIdsByItem.map((ids) => {
     if (ids === null) return null;
     let count = 0;
     for (const id of ids) {
@@ -139,15 +170,40 @@ function nearDuplicateFingerprints(items: readonly DedupeCandidate[], minContent
       lows[count] = wordLows[id]!;
       count++;
     }
-    return count === 0 ? null : simhashOfFeatures(highs, lows, count);
+    if (count === 0) return null;
+    // Word overlap uses every content word: the run's common words are most of what two copies share.
+    return { fingerprint: simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
   });
+  return { features, documentFrequency };
+}
+
+/** Distinct words two sorted id lists share. */
+function sharedWords(left: Int32Array, right: Int32Array): number {
+  let shared = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    if (left[i] === right[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (left[i]! < right[j]!) i++;
+    else j++;
+  }
+  return shared;
 }
 
 export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
   const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
   const minContentTokens = options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS;
   const bands = threshold + 1;
-  const fingerprints = nearDuplicateFingerprints(items, minContentTokens);
+  const overlapThreshold = options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD;
+  const { features, documentFrequency } = nearDuplicateFeatures(items, minContentTokens);
+  const versions = items.map((item) => versionKey(item.title, item.text));
+  const leaderWords: (Int32Array | null)[] = [];
+  const leaderVersion: string[] = [];
+  // Word id → clusters whose leader has it (only words in at most OVERLAP_INDEX_MAX_ITEMS items).
+  const wordLeaders = new Map<number, number[]>();
   const clusters: (DedupedItem<T> & { sourceKeys: Set<string> })[] = [];
   // Leader fingerprints by cluster index, in flat arrays for a tight comparison loop.
   const leaderHigh: number[] = [];
@@ -159,12 +215,16 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
   for (const index of rankOrder(items)) {
     const candidate = items[index]!;
     const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
-    const fingerprint = fingerprints[index] ?? null;
+    const feature = features[index] ?? null;
+    const fingerprint = feature?.fingerprint ?? null;
+    const version = versions[index]!;
     const bandValues = fingerprint === null ? null : fingerprintBands(fingerprint, bands);
     let clusterIndex = canonical === null ? undefined : clusterByUrl.get(canonical);
     let reason: MergeReason = 'canonical_url';
-    if (clusterIndex === undefined && fingerprint !== null && bandValues !== null) {
-      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold);
+    if (clusterIndex === undefined && feature !== null && fingerprint !== null && bandValues !== null) {
+      const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
+      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
+      clusterIndex ??= overlappingEarlierCluster(feature.words, documentFrequency, wordLeaders, leaderWords, overlapThreshold, sameRelease);
       reason = 'near_duplicate';
     }
     const source: SourceRef = { provider: candidate.provider, url: candidate.url, id: candidate.id };
@@ -183,6 +243,16 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
     clusters.push({ item: candidate, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: new Set([sourceKey]) });
     leaderHigh.push(fingerprint?.high ?? 0);
     leaderLow.push(fingerprint?.low ?? 0);
+    leaderWords.push(feature?.words ?? null);
+    leaderVersion.push(version);
+    if (feature !== null) {
+      for (const word of feature.words) {
+        if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) continue;
+        const leaders = wordLeaders.get(word);
+        if (leaders === undefined) wordLeaders.set(word, [newIndex]);
+        else leaders.push(newIndex);
+      }
+    }
     if (canonical !== null) clusterByUrl.set(canonical, newIndex);
     bandValues?.forEach((value, band) => {
       const bucket = bandBuckets[band]!;
@@ -202,6 +272,7 @@ function closestEarlierCluster(
   leaderHigh: readonly number[],
   leaderLow: readonly number[],
   threshold: number,
+  accept: (cluster: number) => boolean,
 ): number | undefined {
   let best = Number.POSITIVE_INFINITY;
   for (let band = 0; band < bandValues.length; band++) {
@@ -211,11 +282,41 @@ function closestEarlierCluster(
       // Buckets are in rank order: nothing later in this one can beat a match already found.
       if (clusterIndex >= best) break;
       const distance = popcount32((fingerprint.high ^ leaderHigh[clusterIndex]!) >>> 0) + popcount32((fingerprint.low ^ leaderLow[clusterIndex]!) >>> 0);
-      if (distance <= threshold) {
+      if (distance <= threshold && accept(clusterIndex)) {
         best = clusterIndex;
         break;
       }
     }
   }
   return Number.isFinite(best) ? best : undefined;
+}
+
+/**
+ * The best-ranked earlier cluster whose leader shares at least `overlapThreshold` of the shorter
+ * word set (and MIN_SHARED_WORDS words). Candidates are the leaders sharing one of the item's
+ * rarer words (the index), so only plausible pairs are compared.
+ */
+function overlappingEarlierCluster(
+  words: Int32Array,
+  documentFrequency: readonly number[],
+  wordLeaders: ReadonlyMap<number, number[]>,
+  leaderWords: readonly (Int32Array | null)[],
+  overlapThreshold: number,
+  accept: (cluster: number) => boolean,
+): number | undefined {
+  if (words.length < MIN_SHARED_WORDS) return undefined;
+  const candidates = new Set<number>();
+  for (const word of words) {
+    if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) continue;
+    for (const cluster of wordLeaders.get(word) ?? []) candidates.add(cluster);
+  }
+  let best: number | undefined;
+  for (const cluster of candidates) {
+    if (best !== undefined && cluster >= best) continue;
+    const other = leaderWords[cluster];
+    if (other === null || other === undefined || other.length < MIN_SHARED_WORDS) continue;
+    const shared = sharedWords(words, other);
+    if (shared >= MIN_SHARED_WORDS && shared >= overlapThreshold * Math.min(words.length, other.length) && accept(cluster)) best = cluster;
+  }
+  return best;
 }

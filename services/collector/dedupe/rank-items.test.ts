@@ -16,16 +16,33 @@ const item = (overrides: Partial<RankableItem> & { id: string }): RankableItem =
 });
 
 describe('rankItems', () => {
-  it('adds the agreement bonus as its own component on top of the base score', () => {
+  it('fuses agreement and the providers\' rank into the score as components of their own', () => {
+    // Issue 21: agreement is a weighted 0–1 component instead of a flat +0.05 bonus.
     const [ranked] = rankItems(
-      [item({ id: 'a', url: 'https://example.org/blog/v2', provider: 'brave' }), item({ id: 'b', url: 'https://www.example.org/blog/v2/?utm_source=hn', provider: 'exa' })],
+      [item({ id: 'a', url: 'https://example.org/blog/v2', provider: 'brave', providerRank: 1, resultList: 'brave/0' }), item({ id: 'b', url: 'https://www.example.org/blog/v2/?utm_source=hn', provider: 'exa', providerRank: 3, resultList: 'exa/0' })],
       context(),
     );
-    expect(ranked?.components?.agreement).toBe(0.05);
+    expect(ranked?.components?.agreement).toBeCloseTo(1 / 3, 5);
+    expect(ranked?.components?.rank).toBe(1);
     expect(ranked?.components?.independentSources).toBe(2);
-    expect(ranked?.score).toBeCloseTo((ranked?.components?.base ?? 0) + 0.05, 6);
+    const weights = ranked!.components!.weights;
+    const content = ranked!.components!.base * (weights.keyword + weights.freshness + weights.authority);
+    expect(ranked?.score).toBeCloseTo(content + weights.rank * 1 + weights.agreement / 3, 5);
     expect(ranked?.canonicalUrl).toBe('https://example.org/blog/v2');
     expect(ranked?.sources.map((source) => source.provider)).toEqual(['brave', 'exa']);
+  });
+
+  it('puts the provider\'s top result above its tenth when the content scores tie, and fuses lists', () => {
+    const ranked = rankItems(
+      [
+        item({ id: 'tenth', url: 'https://example.org/tenth', providerRank: 10, resultList: 'brave/0' }),
+        item({ id: 'first', url: 'https://example.org/first', providerRank: 1, resultList: 'brave/0' }),
+        item({ id: 'twice', url: 'https://example.org/twice', providerRank: 2, resultList: 'brave/1' }),
+        item({ id: 'twice-exa', url: 'https://example.org/twice', provider: 'brave', providerRank: 2, resultList: 'brave/2' }),
+      ],
+      context(),
+    );
+    expect(ranked.map((entry) => entry.item.id)).toEqual(['twice', 'first', 'tenth']);
   });
 
   it('lets agreement lift a confirmed item above a lone one it tied with', () => {
@@ -39,10 +56,10 @@ describe('rankItems', () => {
     ]);
   });
 
-  it('clamps the score to 1', () => {
+  it('reaches at most 1: every component at its best', () => {
     const providers = ['brave', 'exa', 'tavily', 'rss'];
     const [ranked] = rankItems(
-      providers.map((provider, index) => item({ id: `${index}`, url: 'https://github.com/denoland/deno', provider })),
+      providers.map((provider, index) => item({ id: `${index}`, url: 'https://github.com/denoland/deno', provider, providerRank: 1, resultList: provider })),
       context({ intent: 'resource', subQueries: ['Deno 2 release'] }),
     );
     expect(ranked?.components?.base).toBe(1);

@@ -1,23 +1,29 @@
 import type { AuthorityIndex } from '../../scorer/ranking/authority.ts';
 import type { CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
-import { createItemScorer, roundScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../scorer/ranking/score-item.ts';
+import { fuseRun } from '../../scorer/ranking/fusion.ts';
+import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../scorer/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
 import { dedupeItems, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
 
 /**
- * One run's ranking, end to end: score every item, merge copies (dedupeItems), add the agreement
- * bonus, order best first. The same functions serve the collector and `skrya rank`, so the
+ * One run's ranking, end to end: score every item, merge copies (dedupeItems), fuse in the
+ * providers' rank and agreement (fusion.ts), order best first. The same functions serve the collector and `skrya rank`, so the
  * offline command ranks exactly as the pipeline does.
  */
 export interface RankableItem extends ScorableItem {
   id: string;
   provider: string;
   canonicalHints?: CanonicalHints;
+  /** 1-based rank inside the provider's list (one provider, one sub-query); absent: not from a ranked list. */
+  providerRank?: number;
+  /** Which list the rank belongs to (e.g. `brave_web_search/0`); items of one list share it. */
+  resultList?: string;
 }
 
 export interface RankedComponents extends ScoreComponents {
-  /** The score before the agreement bonus. */
+  /** The content score before rank and agreement were fused in. */
   base: number;
+  /** Agreement component, 0–1. */
   agreement: number;
   independentSources: number;
 }
@@ -59,10 +65,20 @@ export function rankItems<T extends RankableItem>(items: readonly T[], context: 
       original: item,
     };
   });
-  const ranked = dedupeItems(scored, options.dedupe).map((cluster) => {
-    const agreement = agreementOf(cluster.sources);
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const clusters = dedupeItems(scored, options.dedupe);
+  const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
+  const fused = fuseRun(clusters.map((cluster, index) => ({
+    contentScore: cluster.item.score,
+    weights: cluster.item.components?.weights ?? null,
+    verdictFactor: 1,
+    places: [cluster.item.original, ...cluster.merged.map((merged) => byId.get(merged.id)!)].map((copy) => ({ list: copy.resultList ?? null, rank: copy.providerRank ?? null })),
+    independentSources: agreements[index]!.independentSources,
+  })));
+  const ranked = clusters.map((cluster, index) => {
+    const agreement = agreements[index]!;
     const { score: base, components } = cluster.item;
-    const score = base === null ? null : roundScore(base + agreement.bonus);
+    const { score, rank, agreement: agreementScore } = fused[index]!;
     return {
       id: cluster.item.id,
       score,
@@ -70,7 +86,7 @@ export function rankItems<T extends RankableItem>(items: readonly T[], context: 
         item: cluster.item.original,
         rank: 0,
         score,
-        components: components === null || base === null ? null : { ...components, base, agreement: agreement.bonus, independentSources: agreement.independentSources },
+        components: components === null || base === null ? null : { ...components, base, rank, agreement: agreementScore, independentSources: agreement.independentSources },
         canonicalUrl: cluster.canonicalUrl,
         sources: cluster.sources,
         merged: cluster.merged,

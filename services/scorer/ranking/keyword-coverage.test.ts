@@ -18,6 +18,15 @@ describe('keywordCoverage', () => {
     ['all angles covered', ['Bun vs Deno', 'Bun advantages', 'Deno advantages'], 'Bun vs Deno: advantages of each', 1],
     ['no sub-queries', [], 'anything', 0],
     ['sub-queries of stop words only', ['what is the'], 'what is the', 0],
+    // Issue 21: names spelled another known way (the intent code's synonym table and glossary).
+    ['an abbreviation in the query finds the full name', ['Postgres 18 status'], 'PostgreSQL 18 status update', 1],
+    ['the full name in the query finds the abbreviation', ['PostgreSQL replication'], 'Postgres replication guide', 1],
+    ['k8s finds Kubernetes', ['k8s Gateway API'], 'Kubernetes Gateway API v1.4', 1],
+    ['a spelled-out name finds its acronym', ['Model Context Protocol servers'], 'MCP servers directory', 1],
+    ['a Chinese term finds its English phrase', ['向量数据库'], 'What is a vector database?', 1],
+    ['an intent framing word keeps its own spelling', ['Tailwind 文档'], 'Tailwind documentation', 0.5],
+    ['an ambiguous abbreviation does not expand', ['go tutorial'], 'golang tutorial', 0.5],
+    ['an unrelated word is still not a match', ['Postgres tuning'], 'MySQL tuning', 0.5],
   ])('%s', (_name, subQueries, text, expected) => {
     expect(keywordCoverage(prepareQueries(subQueries), text)).toBeCloseTo(expected, 10);
   });

@@ -1,3 +1,4 @@
+import { aliasAlternatives } from './name-aliases.ts';
 import { foldText, isCjkTerm, queryTerms, tokenizeFolded } from './tokenize.ts';
 
 /**
@@ -9,7 +10,9 @@ import { foldText, isCjkTerm, queryTerms, tokenizeFolded } from './tokenize.ts';
  * one of "Bun vs Deno", "Bun advantages", "Deno advantages"), and touching several angles lifts
  * it a little further. Latin terms must match a whole token ("go" does not match "good"); CJK
  * terms match as substrings of the folded text, because the segmenter cuts Chinese differently
- * depending on the surrounding characters.
+ * depending on the surrounding characters. A term also counts as found when the text spells it
+ * another known way (name-aliases.ts: Postgres / PostgreSQL, k8s / Kubernetes, 向量数据库 / vector
+ * database).
  */
 export const BEST_SUB_QUERY_WEIGHT = 0.7;
 export const UNION_WEIGHT = 0.3;
@@ -21,6 +24,8 @@ export interface PreparedQueries {
   readonly subQueryTermIndexes: readonly (readonly number[])[];
   readonly tokenTermIndex: ReadonlyMap<string, number>;
   readonly cjkTermIndexes: readonly number[];
+  /** Per term index, other spellings: each a list of terms that must all be in the text. */
+  readonly alternatives: ReadonlyMap<number, readonly (readonly string[])[]>;
 }
 
 export function prepareQueries(subQueries: readonly string[]): PreparedQueries {
@@ -42,7 +47,13 @@ export function prepareQueries(subQueries: readonly string[]): PreparedQueries {
   const tokenTermIndex = new Map<string, number>();
   const cjkTermIndexes: number[] = [];
   terms.forEach((term, index) => (isCjkTerm(term) ? cjkTermIndexes.push(index) : tokenTermIndex.set(term, index)));
-  return { terms, subQueryTermIndexes, tokenTermIndex, cjkTermIndexes };
+  const byTerm = aliasAlternatives(terms, subQueries);
+  const alternatives = new Map<number, readonly (readonly string[])[]>();
+  terms.forEach((term, index) => {
+    const list = byTerm.get(term);
+    if (list !== undefined) alternatives.set(index, list);
+  });
+  return { terms, subQueryTermIndexes, tokenTermIndex, cjkTermIndexes, alternatives };
 }
 
 export function keywordCoverage(queries: PreparedQueries, text: string): number {
@@ -55,6 +66,15 @@ export function keywordCoverage(queries: PreparedQueries, text: string): number 
   }
   for (const index of queries.cjkTermIndexes) {
     if (folded.includes(queries.terms[index] ?? '')) found[index] = 1;
+  }
+  if (queries.alternatives.size > 0) {
+    let tokens: Set<string> | null = null;
+    for (const [index, alternatives] of queries.alternatives) {
+      if (found[index] === 1) continue;
+      tokens ??= new Set(tokenizeFolded(folded));
+      const present = tokens;
+      if (alternatives.some((terms) => terms.every((term) => (isCjkTerm(term) ? folded.includes(term) : present.has(term))))) found[index] = 1;
+    }
   }
   let best = 0;
   for (const indexes of queries.subQueryTermIndexes) {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INTENTS, type Intent } from '../../../schemas/ingest.ts';
-import { INTENT_WEIGHTS } from './intent-weights.ts';
+import { RANK_NEUTRAL } from './fusion.ts';
+import { INTENT_WEIGHTS, SPEC_001_WEIGHTS } from './intent-weights.ts';
 import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } from './score-item.ts';
 
 const WINDOW_END = '2026-03-01T00:00:00Z';
@@ -11,24 +12,28 @@ const halfMatchFreshUnknown: ScorableItem = { url: 'https://example.org/post', t
 
 describe('scoreItem', () => {
   it.each([
-    ['factual', 0.4, 0.1, 0.5, 0.5],
-    ['status', 0.3, 0.5, 0.2, 0.73],
-    ['comparison', 0.4, 0.2, 0.4, 0.56],
-    ['tutorial', 0.4, 0.1, 0.5, 0.5],
-    ['exploratory', 0.3, 0.2, 0.5, 0.55],
-    ['news', 0.3, 0.6, 0.1, 0.79],
-    ['resource', 0.5, 0.1, 0.4, 0.51],
-  ] as const)('%s weighs keyword %f, freshness %f, authority %f', (intent, keyword, freshness, authority, expectedScore) => {
-    expect(INTENT_WEIGHTS[intent]).toEqual({ keyword, freshness, authority });
+    ['factual', 0.4, 0.1, 0.5],
+    ['status', 0.3, 0.5, 0.2],
+    ['comparison', 0.4, 0.2, 0.4],
+    ['tutorial', 0.4, 0.1, 0.5],
+    ['exploratory', 0.3, 0.2, 0.5],
+    ['news', 0.3, 0.6, 0.1],
+    ['resource', 0.5, 0.1, 0.4],
+  ] as const)('%s: spec 001 weighs keyword %f, freshness %f, authority %f; the content score uses the fused weights over their content share', (intent, keyword, freshness, authority) => {
+    // Issue 21 moved weight from these three components to the providers' rank and agreement (fusion.ts).
+    expect(SPEC_001_WEIGHTS[intent]).toEqual({ keyword, freshness, authority, rank: 0, agreement: 0 });
+    const weights = INTENT_WEIGHTS[intent];
     const result = scoreItem(halfMatchFreshUnknown, context(intent));
-    expect(result.components).toMatchObject({ keyword: 0.5, freshness: 1, authority: 0.4, authorityTier: 4, boosted: false, weights: { keyword, freshness, authority } });
-    expect(result.score).toBeCloseTo(expectedScore, 10);
+    expect(result.components).toMatchObject({ keyword: 0.5, freshness: 1, authority: 0.4, authorityTier: 4, boosted: false, weights, rank: RANK_NEUTRAL, freshnessBasis: 'published' });
+    const expected = (weights.keyword * 0.5 + weights.freshness * 1 + weights.authority * 0.4) / (weights.keyword + weights.freshness + weights.authority);
+    expect(result.score).toBeCloseTo(expected, 6);
   });
 
-  it('has weights summing to 1 for every intent', () => {
+  it('has weights summing to 1 for every intent, with rank and agreement counted', () => {
     for (const intent of INTENTS) {
-      const { keyword, freshness, authority } = INTENT_WEIGHTS[intent];
-      expect(keyword + freshness + authority).toBeCloseTo(1, 10);
+      const { keyword, freshness, authority, rank, agreement } = INTENT_WEIGHTS[intent];
+      expect(keyword + freshness + authority + rank + agreement).toBeCloseTo(1, 10);
+      expect(rank).toBeGreaterThan(0);
     }
   });
 

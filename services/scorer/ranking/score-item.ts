@@ -2,14 +2,17 @@ import type { Intent } from '../../../schemas/ingest.ts';
 import { SkryaError } from '../../../runtime/errors.ts';
 import type { AuthorityIndex } from './authority.ts';
 import { DOMAIN_BOOST, INTENT_BOOST_DOMAINS, createBoostMatcher } from './domain-boost.ts';
-import { freshnessScore, parsePublishedAt } from './freshness.ts';
-import { INTENT_WEIGHTS, type ScoreWeights } from './intent-weights.ts';
+import { freshnessOf, parsePublishedAt, staleAuthority, type FreshnessBasis } from './freshness.ts';
+import { RANK_NEUTRAL, singleListRank } from './fusion.ts';
+import { INTENT_WEIGHTS, contentWeight, type ScoreWeights } from './intent-weights.ts';
 import { keywordCoverage, prepareQueries } from './keyword-coverage.ts';
 import { SHIPPED_AUTHORITY } from './shipped-authority.ts';
 
 /**
- * score = w_keyword·keyword + w_freshness·freshness + w_authority·authority (spec 001 phase 4),
- * weights per intent. Every component is returned so the item carries why it ranked where it did.
+ * The content score: (w_keyword·keyword + w_freshness·freshness + w_authority·authority) over the
+ * sum of those three weights (spec 001 phase 4, weights per intent). The collector fuses it with
+ * the providers' rank and agreement (fusion.ts), which need the whole run. Every component is
+ * returned so the item carries why it ranked where it did.
  * Without an intent nothing is scored (spec 001 "向后兼容"): score and components are null and
  * the caller keeps provider order.
  */
@@ -20,6 +23,8 @@ export interface ScorableItem {
   summary?: string | null;
   content?: string | null;
   published_at: string | null;
+  /** 1-based rank in the provider's list, when the item came from a ranked list. */
+  providerRank?: number | null;
 }
 
 export interface ScoringContext {
@@ -35,9 +40,15 @@ export interface ScoringContext {
 export interface ScoreComponents {
   keyword: number;
   freshness: number;
-  /** Tier score plus the domain boost, capped at 1. */
+  /** Tier score plus the domain boost, capped at 1, shrunk for a stale page where answers go stale (staleAuthority). */
   authority: number;
+  /** The providers' order: here the item's own list only (the collector fuses all lists); RANK_NEUTRAL when unranked. */
+  rank: number;
   authorityTier: number;
+  /** What freshness was measured from: the published date, a date estimated from the URL or text, or nothing. */
+  freshnessBasis: FreshnessBasis;
+  /** That date (ISO 8601), null when undated. */
+  freshnessDate: string | null;
   /** The tiers-file rule that set the tier (null: default tier), and the file's version. */
   authorityRule: string | null;
   authorityVersion: string;
@@ -92,19 +103,24 @@ export function createItemScorer(context: ScoringContext, authority: AuthorityIn
 
   return (item) => {
     const keyword = roundScore(keywordCoverage(queries, keywordText(item)));
-    const freshness = roundScore(freshnessScore(item.published_at, windowEndMs, intent));
+    const fresh = freshnessOf(item, windowEndMs, intent);
+    const freshness = roundScore(fresh.score);
     const host = hostOf(item.url);
     const tier = host === null ? authority.classifyHost('') : authority.classifyHost(host);
     const boosted = host !== null && boost.matches(host);
-    const authorityScore = roundScore(Math.min(1, tier.score + (boosted ? DOMAIN_BOOST : 0)));
-    const score = roundScore(weights.keyword * keyword + weights.freshness * freshness + weights.authority * authorityScore);
+    const authorityScore = roundScore(staleAuthority(Math.min(1, tier.score + (boosted ? DOMAIN_BOOST : 0)), fresh, intent));
+    const score = roundScore((weights.keyword * keyword + weights.freshness * freshness + weights.authority * authorityScore) / contentWeight(weights));
+    const rank = item.providerRank === undefined || item.providerRank === null ? RANK_NEUTRAL : roundScore(singleListRank(item.providerRank));
     return {
       score,
       components: {
         keyword,
         freshness,
         authority: authorityScore,
+        rank,
         authorityTier: tier.tier,
+        freshnessBasis: fresh.basis,
+        freshnessDate: fresh.date,
         authorityRule: tier.rule,
         authorityVersion: authority.version,
         boosted,

@@ -1,0 +1,59 @@
+/**
+ * Ranking quality on the judged relevance set (docs/relevance-rubric.md):
+ *   npm run eval:relevance [-- --split dev|test|all] [--pools] [--json]
+ * Prints nDCG@10 and P@5 with 95 % bootstrap intervals for Skrya's ranking, the providers' own
+ * order and random order, overall, by language and by intent, plus Skrya − provider per query.
+ * Tune on dev; test is for reporting. Exit 1 when the set cannot be read.
+ */
+import { fileURLToPath } from 'node:url';
+import { INTENTS } from '../schemas/ingest.ts';
+import { evaluateRelevance, RANKERS, type RelevanceReport, type SliceReport } from '../services/collector/relevance/evaluate-relevance.ts';
+import { JUDGED_SET_DIR, loadJudgedSet, type JudgedPool } from '../services/collector/relevance/judged-set.ts';
+import type { Interval } from '../services/collector/relevance/metrics.ts';
+
+const args = process.argv.slice(2);
+const splitArg = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'test';
+if (splitArg !== 'dev' && splitArg !== 'test' && splitArg !== 'all') {
+  process.stderr.write(`eval-relevance: --split must be dev, test or all, not ${String(splitArg)}\n`);
+  process.exit(2);
+}
+
+let pools: JudgedPool[];
+try {
+  pools = loadJudgedSet(fileURLToPath(JUDGED_SET_DIR));
+} catch (error) {
+  process.stderr.write(`eval-relevance: cannot read the judged set: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+const report = evaluateRelevance(pools, splitArg);
+if (args.includes('--json')) {
+  const { pools: perPool, ...slices } = report;
+  process.stdout.write(`${JSON.stringify({ ...slices, pools: perPool.map((score) => ({ id: score.pool.id, ndcg: score.ndcg, precision: score.precision })) }, null, 2)}\n`);
+  process.exit(0);
+}
+
+const f = (value: number) => value.toFixed(3);
+const ci = (interval: Interval) => `${f(interval.mean)} [${f(interval.low)}–${f(interval.high)}]`;
+const signed = (interval: Interval) => `${interval.mean >= 0 ? '+' : ''}${f(interval.mean)} [${interval.low >= 0 ? '+' : ''}${f(interval.low)} to ${interval.high >= 0 ? '+' : ''}${f(interval.high)}]`;
+
+function table(title: string, rows: readonly SliceReport[]): string {
+  const header = `| ${title} | n | ${RANKERS.map((ranker) => `nDCG@10 ${ranker}`).join(' | ')} | Skrya − provider (wins/ties/losses) | ${RANKERS.map((ranker) => `P@5 ${ranker}`).join(' | ')} |`;
+  const rule = `|${'---|'.repeat(3 + RANKERS.length * 2)}`;
+  const lines = rows.map((row) => `| ${row.name} | ${row.pools} | ${RANKERS.map((ranker) => ci(row.ndcg[ranker])).join(' | ')} | ${signed(row.ndcgGainOverProvider)} (${row.wins}/${row.ties}/${row.losses}) | ${RANKERS.map((ranker) => ci(row.precision[ranker])).join(' | ')} |`);
+  return [header, rule, ...lines].join('\n');
+}
+
+function print(result: RelevanceReport): void {
+  process.stdout.write(`judged relevance set, split: ${result.split} (${result.pools.length} queries)\n\n`);
+  process.stdout.write(`${table('slice', [result.overall, result.byLanguage.en, result.byLanguage.zh])}\n\n`);
+  process.stdout.write(`${table('intent', INTENTS.map((intent) => result.byIntent[intent]))}\n`);
+  if (args.includes('--pools')) {
+    process.stdout.write('\n| pool | split | nDCG@10 skrya | provider | random | Skrya top 5 (document ids) |\n|---|---|---|---|---|---|\n');
+    for (const score of result.pools) {
+      process.stdout.write(`| ${score.pool.id} | ${score.pool.split} | ${f(score.ndcg.skrya)} | ${f(score.ndcg.provider)} | ${f(score.ndcg.random)} | ${score.skryaRanking.slice(0, 5).map((doc) => `${doc} (${score.pool.grades.get(doc) ?? 0})`).join(', ')} |\n`);
+    }
+  }
+}
+
+print(report);
