@@ -1,11 +1,14 @@
 /**
  * Reads local files for local_file and feeds-from-a-path. Every path is resolved (symlinks too)
- * and must stay inside the root the caller allowed; anything else is BLOCKED_URL.
+ * and must stay inside the root the caller allowed; anything else is BLOCKED_URL. Bytes become text
+ * through the one decoding step (BOM, XML declaration, <meta charset>, detection), never as
+ * assumed UTF-8.
  */
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkryaError, describeError } from '../../../../runtime/errors.ts';
+import { decodeBytes } from '../normalize/decode-bytes.ts';
 import type { AdapterRequest } from '../types.ts';
 import type { CallContext, TransportResponse } from './transport.ts';
 
@@ -36,7 +39,7 @@ export function createLocalFilesTransport(options: LocalFilesTransportOptions) {
         const info = await stat(target);
         if (!info.isFile()) throw new SkryaError('INVALID_INPUT', `${request.path} is not a file`);
         if (info.size > options.maxFileBytes) throw tooLarge(request.path, options.maxFileBytes, info.size);
-        const body = await readFile(target, 'utf8');
+        const body = decodeBytes(await readFile(target)).text;
         return { status: 200, headers: {}, body, contentType: contentTypeOf(target), url };
       }
       const envelope = await readNotes(root, target, request.maxFiles, options.maxFileBytes);
@@ -102,7 +105,14 @@ async function readNotes(root: string, target: string, maxFiles: number, maxFile
       skipped.push({ path: relative, reason: `larger than ${maxFileBytes} bytes` });
       continue;
     }
-    files.push({ path: relative, mtime: new Date(note.mtimeMs).toISOString(), text: await readFile(note.file, 'utf8') });
+    let text: string;
+    try {
+      text = decodeBytes(await readFile(note.file)).text;
+    } catch (error) {
+      skipped.push({ path: relative, reason: `unreadable text (${describeError(error)})` });
+      continue;
+    }
+    files.push({ path: relative, mtime: new Date(note.mtimeMs).toISOString(), text });
   }
   return { root, files, skipped };
 }
