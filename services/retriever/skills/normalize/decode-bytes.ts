@@ -8,8 +8,9 @@
  * cannot read make that candidate fail and the next one is tried; when none reads them the
  * result is BAD_RESPONSE (reason `undecodable`), never text with U+FFFD put in silently.
  */
+import { createRequire } from 'node:module';
 import iconv from 'iconv-lite';
-import { chardet } from 'jschardet';
+import type { chardet as Chardet } from 'jschardet';
 import { SkryaError } from '../../../../runtime/errors.ts';
 
 export type CharsetSource = 'bom' | 'byte-pattern' | 'xml-declaration' | 'http' | 'meta' | 'utf-8' | 'detected';
@@ -34,6 +35,13 @@ const META_WINDOW = 4096;
 const SAMPLE_BYTES = 4096;
 const DETECT_BYTES = 200_000;
 
+/** The detector's model is large; it is loaded the first time undeclared legacy bytes need it. */
+let detector: typeof Chardet | null = null;
+function loadDetector(): typeof Chardet {
+  detector ??= (createRequire(import.meta.url)('jschardet') as { chardet: typeof Chardet }).chardet;
+  return detector;
+}
+
 export function decodeBytes(bytes: Uint8Array, contentType = ''): DecodedText {
   const bom = bomCharset(bytes);
   if (bom) return decodeOrFail(bytes, { label: bom, source: 'bom' });
@@ -49,7 +57,7 @@ export function decodeBytes(bytes: Uint8Array, contentType = ''): DecodedText {
   const utf8 = strictDecode(bytes, 'utf-8');
   if (utf8 !== null) return { text: utf8, charset: 'utf-8', source: 'utf-8' };
   tried.push('utf-8');
-  for (const guess of chardet.detectAll(bytes.subarray(0, DETECT_BYTES))) {
+  for (const guess of loadDetector().detectAll(bytes.subarray(0, DETECT_BYTES))) {
     if (!guess.encoding) continue;
     const label = guess.encoding.toLowerCase();
     const text = strictDecode(bytes, label);

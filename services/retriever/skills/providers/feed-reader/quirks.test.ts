@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { screenItem } from '../../../../scorer/injection/screen-item.ts';
 import { runSkill } from '../../run-skill.ts';
 import { startLocalServer, type LocalServer } from '../../testing/local-server.ts';
 import { createTestRegistry } from '../../testing/test-registry.ts';
@@ -84,6 +85,26 @@ describe('feed quirks through the real feed_reader', () => {
     const { registry } = await createTestRegistry();
     const result = await runSkill(registry, 'feed_reader', { path: 'bom-whitespace.rdf' }, { tenant: 'acme', runId: 'r1', localRoot: scratch });
     expect(result.output?.results.map((entry) => entry.title)).toEqual(['Extended opening hours during exams', 'Historic map collection digitised']);
+  });
+
+  it('hidden markup in <description> is kept out of the visible text and screened as HTML, as in content:encoded', async () => {
+    const { registry } = await createTestRegistry();
+    const result = await runSkill(registry, 'feed_reader', { path: 'hidden-description.rss.xml' }, { tenant: 'acme', runId: 'r1', localRoot: quirksDir });
+    const entries = result.output?.results ?? [];
+    expect(entries.map((entry) => entry.title)).toEqual(['Nimbus Browser 12.1 fixes sync', 'Nimbus Browser 12 adds tab groups']);
+    const [fromContent, fromDescription] = entries;
+    expect(fromDescription?.snippet).toBe('Nimbus 12 adds tab groups and a faster reader view. Sync now covers bookmarks.');
+    for (const entry of entries) {
+      expect(`${entry.snippet} ${entry.content ?? ''}`).not.toContain('ignore all previous instructions');
+      expect(entry.html).toContain('display:none');
+    }
+    // Screened the way the scorer screens a feed result: both carriers get the same verdict.
+    const screen = (entry: (typeof entries)[number] | undefined) => screenItem({ id: entry?.url ?? '', title: entry?.title ?? '', content: entry?.content, summary: entry?.snippet, url: entry?.url, html: entry?.html });
+    const description = screen(fromDescription);
+    const content = screen(fromContent);
+    expect(description.verdict).not.toBe('accept');
+    expect(description.verdict).toBe(content.verdict);
+    expect(description.evidence.some((hit) => hit.field === 'html' && hit.technique === 'hidden_html')).toBe(true);
   });
 
   describe('over HTTP', () => {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SkryaError, describeError } from '../../../../../runtime/errors.ts';
 import type { ProviderResult } from '../../../../../schemas/ingest.ts';
 import { normalizeDate } from '../../normalize/dates.ts';
-import { htmlFragmentText } from '../../normalize/html.ts';
+import { htmlToText } from '../../normalize/html.ts';
 import { detectLanguage } from '../../normalize/language.ts';
 import { cleanText, hostOf, snippetOf } from '../../normalize/text.ts';
 import { skillOutputSchema } from '../../output-schema.ts';
@@ -25,17 +25,27 @@ const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed
 /** What the library leaves out of its normalized entry: full content, and the link as written with its xml:base. */
 type EntryExtras = {
   fullContent: string;
+  /** The description (RSS), summary (Atom, JSON Feed) as written: HTML more often than not. */
+  rawDescription: string;
   rawLink: string;
   entryBase: string;
 };
 
 function entryExtras(entry: Record<string, unknown>): EntryExtras {
-  return { fullContent: entryContent(entry), rawLink: rawEntryLink(entry), entryBase: attribute(entry, 'xml:base') };
+  return { fullContent: entryContent(entry), rawDescription: entryDescription(entry), rawLink: rawEntryLink(entry), entryBase: attribute(entry, 'xml:base') };
 }
 
 function entryContent(entry: Record<string, unknown>): string {
   const candidates = [entry['content:encoded'], entry.content, entry.content_html, entry.content_text];
   for (const candidate of candidates) {
+    const value = typeof candidate === 'string' ? candidate : textNode(candidate);
+    if (value && value.trim()) return value;
+  }
+  return '';
+}
+
+function entryDescription(entry: Record<string, unknown>): string {
+  for (const candidate of [entry.description, entry.summary, entry['itunes:summary']]) {
     const value = typeof candidate === 'string' ? candidate : textNode(candidate);
     if (value && value.trim()) return value;
   }
@@ -144,8 +154,11 @@ export function parseFeedResponse(raw: RawResponse): ProviderResult[] {
     const extra = entry as typeof entry & Partial<EntryExtras>;
     const link = (extra.rawLink ? resolveUrl(extra.rawLink, resolveUrl(extra.entryBase ?? '', base)) : null) ?? entry.link;
     if (!link) continue;
-    const content = extra.fullContent ? htmlFragmentText(extra.fullContent) : '';
-    const description = cleanText(entry.description);
+    // Every field that carries HTML is read as HTML: visible text for the item, the markup
+    // itself (hidden parts included) for the injection screener.
+    const content = extra.fullContent ? htmlToText(extra.fullContent).text : '';
+    const description = extra.rawDescription ? cleanText(htmlToText(extra.rawDescription).text) : cleanText(entry.description);
+    const html = [extra.rawDescription, extra.fullContent].filter((part): part is string => Boolean(part && part.includes('<'))).join('\n');
     const title = cleanText(entry.title);
     results.push({
       url: link,
@@ -155,7 +168,7 @@ export function parseFeedResponse(raw: RawResponse): ProviderResult[] {
       source: feedTitle || hostOf(link),
       content: content || null,
       language: detectLanguage([title, description, content].join(' '), feedLanguage),
-      html: extra.fullContent || null,
+      html: html || null,
     });
   }
   return results;
