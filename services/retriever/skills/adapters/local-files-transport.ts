@@ -4,11 +4,13 @@
  * through the one decoding step (BOM, XML declaration, <meta charset>, detection), never as
  * assumed UTF-8.
  */
+import { execFile } from 'node:child_process';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkryaError, describeError } from '../../../../runtime/errors.ts';
 import { decodeBytes } from '../normalize/decode-bytes.ts';
+import { noteDate, type NoteDateSource } from '../normalize/note-meta.ts';
 import type { AdapterRequest } from '../types.ts';
 import type { CallContext, TransportResponse } from './transport.ts';
 
@@ -20,7 +22,16 @@ const MAX_DEPTH = 8;
 /** The envelope local_file's raw response carries: the notes as read, so parsing needs nothing else. */
 export interface LocalNotesEnvelope {
   root: string;
-  files: Array<{ path: string; mtime: string; text: string }>;
+  files: Array<{
+    path: string;
+    mtime: string;
+    text: string;
+    /** Last commit touching the file, when the folder is in a git repository (absent in older envelopes). */
+    committed?: string | null;
+    /** The note's date and where it came from (normalize/note-meta.ts), recorded as read. */
+    published?: string;
+    dated_by?: NoteDateSource;
+  }>;
   skipped: Array<{ path: string; reason: string }>;
 }
 
@@ -112,9 +123,34 @@ async function readNotes(root: string, target: string, maxFiles: number, maxFile
       skipped.push({ path: relative, reason: `unreadable text (${describeError(error)})` });
       continue;
     }
-    files.push({ path: relative, mtime: new Date(note.mtimeMs).toISOString(), text });
+    const mtime = new Date(note.mtimeMs).toISOString();
+    const committed = await lastCommitTime(note.file);
+    const dated = noteDate({ path: relative, text, committed, mtime });
+    files.push({ path: relative, mtime, text, committed, published: dated.date, dated_by: dated.source });
   }
   return { root, files, skipped };
+}
+
+const GIT_TIMEOUT_MS = 5_000;
+
+/**
+ * When the file was last committed, if its folder is in a git repository: `git log` run without a
+ * shell, in the file's folder, with the file name as a literal path. Null when git is missing, the
+ * folder is in no repository, or the file was never committed.
+ */
+function lastCommitTime(file: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['--literal-pathspecs', 'log', '-1', '--format=%cI', '--', path.basename(file)],
+      { cwd: path.dirname(file), timeout: GIT_TIMEOUT_MS, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        const time = error ? '' : stdout.trim();
+        const parsed = Date.parse(time);
+        resolve(time && !Number.isNaN(parsed) ? new Date(parsed).toISOString() : null);
+      },
+    );
+  });
 }
 
 function contentTypeOf(file: string): string {
