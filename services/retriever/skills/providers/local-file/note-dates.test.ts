@@ -85,3 +85,27 @@ describe('local_file dates through the real skill', () => {
     expect(Object.fromEntries(envelope.files.map((file) => [file.path, file.dated_by]))).toEqual({ 'call.txt': 'heading', 'checklist.md': 'git', 'draft.md': 'mtime' });
   });
 });
+
+describe('local_file decoding', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'skrya-note-bytes-'));
+    // A Latin-1 note with no declaration, a UTF-16 note with a BOM, and bytes no charset reads.
+    await writeFile(path.join(root, 'latin1.txt'), Buffer.from('Réunion du comité, 3 décembre 2025\n\nLe café était froid, mais la présentation était très réussie à la fin.\n', 'latin1'));
+    await writeFile(path.join(root, 'utf16.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# 周会纪要\n\n本周完成了浏览器智能体的权限设计评审。\n', 'utf16le')]));
+    await writeFile(path.join(root, 'broken.md'), Buffer.from([0xef, 0xbb, 0xbf, 0x23, 0x20, 0xff, 0xfe, 0xfd]));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('reads each note in its own encoding and skips, with a reason, the one no charset reads', async () => {
+    const { registry } = await createTestRegistry();
+    const result = await runSkill(registry, 'local_file', {}, { tenant: 'acme', runId: 'r1', localRoot: root });
+    const titles = result.output?.results.map((note) => note.title).sort();
+    expect(titles).toEqual(['Réunion du comité, 3 décembre 2025', '周会纪要']);
+    expect(JSON.stringify(result.output)).not.toContain('\uFFFD');
+    const envelope = JSON.parse(result.raw[0]?.body ?? '{}') as { skipped: Array<{ path: string; reason: string }> };
+    expect(envelope.skipped).toEqual([{ path: 'broken.md', reason: expect.stringContaining('unreadable text') }]);
+  });
+});
