@@ -5,6 +5,14 @@ import { SkryaError } from './errors.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/**
+ * The one size cap for documents (feeds and pages from URLs, feed files, notes). At most 7 MiB:
+ * a raw result carries the text, which legacy single-byte charsets can double in UTF-8, and the
+ * stages refuse inputs over 15 MiB.
+ */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES_LIMIT = 7 * 1024 * 1024;
+
 /** Every setting Skrya reads from the environment, with its default. The README's table mirrors this. */
 export const configSchema = z.object({
   SKRYA_DATA_ROOT: z.string().min(1).default('.skrya/data'),
@@ -39,6 +47,8 @@ export const configSchema = z.object({
   SKRYA_SKILL_ADAPTERS: z.enum(['live', 'mock']).default('live'),
   /** Retriever instances sharing the provider keys: each spaces its calls to 1/N of a key's rate. */
   SKRYA_RETRIEVER_INSTANCES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Size cap of a fetched or local document (feed, page, note), in bytes. */
+  SKRYA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(MAX_DOCUMENT_BYTES_LIMIT).default(DEFAULT_MAX_DOCUMENT_BYTES),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 

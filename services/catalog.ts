@@ -44,7 +44,7 @@ async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: Sta
   const registries = createTenantRegistries({
     processEnv: pipeline.providerEnv,
     shared: registry,
-    build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills, rateLimiter }),
+    build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills, rateLimiter, limits: { maxDocumentBytes: pipeline.config.SKRYA_MAX_DOCUMENT_BYTES } }),
   });
   const ledger = await createKafkaUsageLedger({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, logger });
   return {

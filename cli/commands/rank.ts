@@ -6,11 +6,13 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
 import { rankItems, type RankableItem, type RankedItem } from '../../services/collector/dedupe/rank-items.ts';
 import { renderDigest } from '../../services/collector/synthesis/render-digest.ts';
+import { validateItem, type ValidationReason } from '../../services/scorer/validation/validate-item.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
  * ({url, title, snippet, published_date, source}, one JSON object a line). For checking a
- * scoring change against saved results without Kafka.
+ * scoring change against saved results without Kafka. Each result is validated first as the
+ * scorer validates it (spec 000): what the pipeline drops is reported with its reasons, not ranked.
  */
 export interface RankCommandOptions {
   intent: Intent | null;
@@ -19,10 +21,61 @@ export interface RankCommandOptions {
   windowEnd: string;
   /** Print digest.md instead of JSONL. */
   digest?: boolean;
+  /** Also print the items validation dropped (after the ranked ones), with their reasons. */
+  keepDropped?: boolean;
+}
+
+/** A line the pipeline's validation (spec 000) would drop, and why. */
+export interface DroppedLine {
+  line: number;
+  title: string;
+  url: string;
+  reasons: ValidationReason[];
 }
 
 interface RankInputItem extends RankableItem {
   result: ProviderResult;
+  line: number;
+}
+
+/**
+ * The pipeline's validation of each result, built the way the scorer builds its candidate: an item
+ * without a title, without a body (content or snippet) or without anything tracing its source is
+ * dropped, never ranked.
+ */
+export function validateForRank(items: RankInputItem[], windowEnd: string): { kept: RankInputItem[]; dropped: DroppedLine[] } {
+  const kept: RankInputItem[] = [];
+  const dropped: DroppedLine[] = [];
+  for (const item of items) {
+    const { result } = item;
+    const validation = validateItem({
+      title: result.title,
+      url: result.url || null,
+      source_name: result.source || null,
+      published_at: result.published_date,
+      fetched_at: windowEnd,
+      language: result.language,
+      content: result.content,
+      summary: result.snippet || null,
+      evidence_type: null,
+      confidence: null,
+    }, { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) });
+    if (validation.outcome === 'dropped') {
+      dropped.push({ line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') });
+    } else {
+      kept.push(item);
+    }
+  }
+  return { kept, dropped };
+}
+
+export function droppedLine(entry: DroppedLine): string {
+  return JSON.stringify({ dropped: true, line: entry.line, url: entry.url, title: entry.title, reasons: entry.reasons.map(({ code, field, message }) => ({ code, field, message })) });
+}
+
+/** One stderr line per dropped item: where it was and every reason. */
+export function describeDropped(entry: DroppedLine, fileLabel: string): string {
+  return `${fileLabel} line ${entry.line}: dropped ${JSON.stringify(entry.title || entry.url || '(untitled)')}: ${entry.reasons.map((reason) => `${reason.code} (${reason.field}: ${reason.message})`).join('; ')}`;
 }
 
 /** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
@@ -59,6 +112,7 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
       providerRank,
       resultList: provider,
       result,
+      line: index + 1,
     });
   });
   return items;
@@ -83,7 +137,19 @@ export function rankedLine(ranked: RankedItem<RankInputItem>): string {
 }
 
 export function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): string {
-  const ranked = rankItems(parseProviderResults(text, fileLabel), {
+  return rankAndValidate(text, fileLabel, options).output;
+}
+
+/** Validates like the pipeline, ranks what it keeps; `output` is what stdout gets. */
+export function rankAndValidate(text: string, fileLabel: string, options: RankCommandOptions): { output: string; dropped: DroppedLine[] } {
+  const { kept, dropped } = validateForRank(parseProviderResults(text, fileLabel), options.windowEnd);
+  const output = rankKept(kept, options);
+  const listed = options.keepDropped === true && options.digest !== true ? dropped.map((entry) => `${droppedLine(entry)}\n`).join('') : '';
+  return { output: output + listed, dropped };
+}
+
+function rankKept(items: RankInputItem[], options: RankCommandOptions): string {
+  const ranked = rankItems(items, {
     intent: options.intent,
     subQueries: options.queries,
     windowEnd: options.windowEnd,
@@ -125,14 +191,18 @@ export function registerRankCommand(program: Command): void {
     .option('--boost <domains>', 'comma-separated domains (example.com) or patterns (docs.*) whose authority gets +0.2')
     .option('--window-end <iso>', 'end of the time window freshness is measured from (default: now; pass it to rank reproducibly)')
     .option('--digest', 'print the digest.md the collector would write instead of JSONL')
-    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean }) => {
-      const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true };
+    .option('--keep-dropped', 'also print the items validation dropped (after the ranked ones) as {"dropped": true, "reasons": […]} lines')
+    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean }) => {
+      const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true, keepDropped: raw.keepDropped === true };
       let text: string;
       try {
         text = await readFile(raw.jsonl, 'utf8');
       } catch (error) {
         throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
-      process.stdout.write(rankProviderResults(text, raw.jsonl, options));
+      const { output, dropped } = rankAndValidate(text, raw.jsonl, options);
+      // Dropped items are never ranked; each is named on stderr with its reasons, as the pipeline records them.
+      for (const entry of dropped) process.stderr.write(`${describeDropped(entry, raw.jsonl)}\n`);
+      process.stdout.write(output);
     });
 }

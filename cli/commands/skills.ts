@@ -12,8 +12,9 @@ import type { AdapterMode } from '../../services/retriever/skills/types.ts';
 const write = (line = '') => process.stdout.write(`${line}\n`);
 
 /** Registration itself is quiet: the report says what went wrong. `run` logs at the configured level. */
-function buildRegistry(mode: AdapterMode, logLevel = 'error'): Promise<SkillRegistry> {
+function buildRegistry(mode: AdapterMode, logLevel = 'error', maxDocumentBytes?: number): Promise<SkillRegistry> {
   return createSkillRegistry({
+    ...(maxDocumentBytes === undefined ? {} : { limits: { maxDocumentBytes } }),
     skills: builtinSkills(),
     adapters: mode,
     env: process.env,
@@ -118,7 +119,8 @@ export function registerSkillsCommand(program: Command): void {
     .description('call one skill and print its results (status, error code, results, raw responses)')
     .action(async (name: string, options: { input: string; mock?: boolean; localRoot: string; tenant: string; raw?: boolean }) => {
       const input = parseInputJson(options.input);
-      const registry = await buildRegistry(options.mock ? 'mock' : 'live', loadConfig().SKRYA_LOG_LEVEL);
+      const config = loadConfig();
+      const registry = await buildRegistry(options.mock ? 'mock' : 'live', config.SKRYA_LOG_LEVEL, config.SKRYA_MAX_DOCUMENT_BYTES);
       entryOf(registry, name);
       const result = await runSkill(registry, name, input, { tenant: options.tenant, runId: `cli-${randomUUID()}`, localRoot: options.localRoot });
       write(JSON.stringify({

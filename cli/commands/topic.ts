@@ -5,6 +5,7 @@ import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { assertId } from '../../runtime/ids.ts';
+import { formatProblem, lintSourcesText } from '../../services/monitor/sources-file.ts';
 
 /** A topic a user can start from: one runtime-retrieval source, capabilities only (spec 000). */
 function scaffoldSources(topicId: string): string {
@@ -61,6 +62,11 @@ export function registerTopicCommand(program: Command): void {
       if (options.from) {
         const from = path.resolve(options.from);
         if (!fs.existsSync(path.join(from, 'sources.json'))) throw new SkryaError('INVALID_INPUT', `--from ${options.from}: no sources.json in that folder`);
+        // A folder that would not load is refused before anything is copied.
+        const problems = lintSourcesText(path.join(from, 'sources.json'), fs.readFileSync(path.join(from, 'sources.json'), 'utf8'));
+        if (problems.length > 0) {
+          throw new SkryaError('CONFIG_INVALID', `--from ${options.from}: its sources.json would not load, nothing was copied:\n${problems.map(formatProblem).join('\n')}`);
+        }
         copyTopicFolder(from, dir);
       } else {
         fs.mkdirSync(path.join(dir, 'notes'), { recursive: true });

@@ -185,7 +185,8 @@ describe('loadSourcesFile', () => {
 
   it('reads the top-level settings', () => {
     const topic = loadSourcesFile(write(VALID.replace('"recency_hours": 72,', '"recency_hours": 72, "intent": "news", "boost_domains": ["example.com"],')));
-    expect(topic).toMatchObject({ cadence: '0 */6 * * *', recencyHours: 72, intent: 'news', boostDomains: ['example.com'] });
+    // The only source's own recency_hours (12) sets the window (issue 22: it was ignored for the file's 72).
+    expect(topic).toMatchObject({ cadence: '0 */6 * * *', recencyHours: 12, intent: 'news', boostDomains: ['example.com'] });
     expect(topic.sources.map((source) => source.id)).toEqual(['public-web']);
   });
 

@@ -1,8 +1,11 @@
 /**
  * sources.json: a topic's long-term configuration (spec 000). It records which retrieval
  * capabilities a topic needs, never which provider serves them. Errors name the file, line and field.
- * Folders written for the original Skrya tool load as they are: unknown fields are ignored, and
- * `recency_hours` sets the default time window.
+ * Folders written for the original Skrya tool load as they are: unknown fields are ignored,
+ * `recency_hours` sets the default time window and a source's own `recency_hours` its window, and
+ * an original `"type": "rss"` source with its feed `url` is read as the rss_feed capability
+ * (`skrya sources migrate` rewrites it into that form). A file lints clean only when it has an
+ * enabled source Skrya can retrieve, so whatever lints clean can be requested.
  */
 import fs from 'node:fs';
 import { CronExpressionParser } from 'cron-parser';
@@ -58,8 +61,53 @@ export const runtimeSourceSchema = z.looseObject({
   paths: z.array(z.string().min(1)).default([]),
   urls: z.array(z.string().min(1)).default([]),
   sites: z.array(z.string().min(1)).default([]),
+  /** This source's own window, as the original tool allowed; the request covers the widest. */
+  recency_hours: z.number().positive().max(24 * 365).optional(),
 });
 export type RuntimeSource = z.infer<typeof runtimeSourceSchema>;
+
+/** Feed formats the original tool's `adapter` field named: a reader type, not a provider. */
+const ORIGINAL_FEED_ADAPTERS = ['rss', 'atom', 'feed'];
+
+/**
+ * The original tool's feed source: `{"type": "rss", "url": "https://…/feed", "adapter": "rss"}`.
+ * Read as a runtime-retrieval source with the rss_feed capability and the URL as its feed.
+ */
+export const originalFeedSourceSchema = z.looseObject({
+  id,
+  name: z.string().optional(),
+  type: z.literal('rss'),
+  enabled: z.boolean().default(true),
+  url: z.string().min(1).optional(),
+  feed_url: z.string().min(1).optional(),
+  feeds: z.array(z.string().min(1)).optional(),
+  adapter: z.enum(ORIGINAL_FEED_ADAPTERS, { error: `must be one of ${ORIGINAL_FEED_ADAPTERS.join(', ')} (the feed format) or left out` }).optional(),
+  languages: z.array(z.string().min(1)).default([]),
+  max_items: z.number().int().min(1).max(1000).optional(),
+  recency_hours: z.number().positive().max(24 * 365).optional(),
+}).refine((source) => Boolean(source.url ?? source.feed_url ?? source.feeds?.length), {
+  message: 'an rss source needs its feed: "url" (or "feeds": ["https://…/feed"])',
+});
+
+/** The feeds an original rss source names, in order, without repeats. */
+function originalFeeds(source: z.infer<typeof originalFeedSourceSchema>): string[] {
+  return [...new Set([...(source.feeds ?? []), source.feed_url, source.url].filter((feed): feed is string => Boolean(feed)))];
+}
+
+function fromOriginalFeedSource(source: z.infer<typeof originalFeedSourceSchema>): RuntimeSource {
+  return runtimeSourceSchema.parse({
+    id: source.id,
+    ...(source.name === undefined ? {} : { name: source.name }),
+    type: 'runtime-retrieval',
+    enabled: source.enabled,
+    capabilities: ['rss_feed'],
+    binding: 'runtime',
+    languages: source.languages,
+    feeds: originalFeeds(source),
+    ...(source.max_items === undefined ? {} : { max_items: source.max_items }),
+    ...(source.recency_hours === undefined ? {} : { recency_hours: source.recency_hours }),
+  });
+}
 
 export const sourcesFileSchema = z.looseObject({
   cadence: cadenceSchema.optional(),
@@ -124,7 +172,10 @@ function providerProblems(value: unknown, path: Array<string | number>, report: 
   if (typeof value === 'object' && value !== null) {
     for (const [key, child] of Object.entries(value)) {
       if (PROVIDER_KEYS.includes(key.toLowerCase())) {
-        report([...path, key], `"${key}" binds a source to a provider; sources.json records capabilities (spec 000) — remove it and bind tools at run time (\`skrya run --bind\`)`);
+        const record = value as Record<string, unknown>;
+        // The original tool's rss source names its feed format here, not a provider.
+        if (key === 'adapter' && record.type === 'rss' && typeof child === 'string' && ORIGINAL_FEED_ADAPTERS.includes(child)) continue;
+        report([...path, key], `"${key}" binds a source to a provider; sources.json records capabilities (spec 000): remove "${key}" and give the source "capabilities" (${CAPABILITIES.join(', ')}) and where to look ("feeds", "urls", "paths", "sites" or "queries"); which tool serves a capability is chosen at run time (\`skrya run --bind\`). \`skrya sources migrate FILE\` rewrites the original tool's rss sources`);
         continue;
       }
       if (key === 'queries' || key === 'name' || key === 'description') continue;
@@ -194,8 +245,8 @@ export function lintSourcesText(file: string, original: string): SourcesProblem[
   sources.forEach((source, index) => {
     if (typeof source !== 'object' || source === null) return;
     const { type, id: sourceId } = source as { type?: unknown; id?: unknown };
-    if (type === 'runtime-retrieval') {
-      const parsed = runtimeSourceSchema.safeParse(source);
+    if (type === 'runtime-retrieval' || type === 'rss') {
+      const parsed = (type === 'rss' ? originalFeedSourceSchema : runtimeSourceSchema).safeParse(source);
       if (!parsed.success) for (const issue of parsed.error.issues) report(['sources', index, ...(issue.path as Array<string | number>)], issue.message);
     }
     if (typeof sourceId !== 'string') return;
@@ -203,7 +254,21 @@ export function lintSourcesText(file: string, original: string): SourcesProblem[
     else ids.set(sourceId, index);
   });
   providerProblems(raw, [], report);
+  if (problems.length === 0 && top.success && retrievableSources(top.data.sources).length === 0) {
+    report(['sources'], `no enabled source Skrya can retrieve: enable one, or give one "type": "runtime-retrieval" with "capabilities" (${CAPABILITIES.join(', ')}); sources of other types are kept for the original tool and ignored`);
+  }
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** Enabled runtime-retrieval sources, with the original tool's rss sources read as rss_feed ones. */
+function retrievableSources(sources: Array<{ type: string }>): RuntimeSource[] {
+  return sources
+    .flatMap((source) => {
+      if (source.type === 'runtime-retrieval') return [runtimeSourceSchema.parse(source)];
+      if (source.type === 'rss') return [fromOriginalFeedSource(originalFeedSourceSchema.parse(source))];
+      return [];
+    })
+    .filter((source) => source.enabled);
 }
 
 /** Loads a valid sources.json, or throws CONFIG_INVALID listing every problem with its line. */
@@ -219,14 +284,13 @@ export function loadSourcesFile(file: string): TopicSources {
     throw new SkryaError('CONFIG_INVALID', problems.map(formatProblem).join('\n'), { details: { problems } });
   }
   const parsed = sourcesFileSchema.parse(JSON.parse(withoutBom(text)));
-  const sources = parsed.sources
-    .filter((source) => source.type === 'runtime-retrieval')
-    .map((source) => runtimeSourceSchema.parse(source))
-    .filter((source) => source.enabled);
+  const sources = retrievableSources(parsed.sources);
+  const topLevel = parsed.recency_hours ?? DEFAULT_RECENCY_HOURS;
   return {
     file,
     cadence: parsed.cadence ?? null,
-    recencyHours: parsed.recency_hours ?? DEFAULT_RECENCY_HOURS,
+    // One window per request: the widest any enabled source asks for (its own, or the file's).
+    recencyHours: Math.max(...sources.map((source) => source.recency_hours ?? topLevel)),
     intent: parsed.intent ?? null,
     boostDomains: parsed.boost_domains,
     sources,

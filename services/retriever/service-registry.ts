@@ -15,6 +15,7 @@ export async function createServiceSkillRegistry(pipeline: Pipeline, rateLimiter
     logger: pipeline.logger.child({ service: 'retriever' }),
     metrics: pipeline.metrics.skills,
     ...(rateLimiter ? { rateLimiter } : {}),
+    limits: { maxDocumentBytes: pipeline.config.SKRYA_MAX_DOCUMENT_BYTES },
   });
   for (const entry of registry.report()) {
     if (entry.status === 'excluded') pipeline.logger.warn({ skill: entry.name, reason: entry.reason }, 'skill excluded');

@@ -2,7 +2,8 @@ import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
 
 /**
  * Themes for the digest (spec 001 phase 5, 5–15 results): items grouped by a salient keyword they
- * share, not by provider. Salient = a title or summary word that is not a stop word, not a query
+ * share, not by provider. Salient = a title or summary word that is not a stop word (the ranking's
+ * or THEME_STOP_WORDS), not a query
  * term (every item shares those), not a number, and found in at least two items but not in all.
  * Greedy and deterministic: take the keyword shared by the most still-ungrouped items (ties: the
  * one whose items rank best, then alphabetical), make it a theme, repeat; what is left is "other".
@@ -20,13 +21,33 @@ export interface Theme {
   members: number[];
 }
 
+/**
+ * Words that name no theme although the ranking's stop words let them through (they can still
+ * matter for keyword coverage): English and Chinese adverbs, auxiliaries, quantities and time
+ * fillers. A theme is a subject, never "仍然" (still) or "more".
+ */
+export const THEME_STOP_WORDS: ReadonlySet<string> = new Set([
+  // English
+  'new', 'more', 'most', 'less', 'least', 'still', 'now', 'yet', 'already', 'again', 'even', 'ever', 'never', 'always', 'often',
+  'one', 'two', 'three', 'first', 'second', 'last', 'next', 'many', 'much', 'few', 'several', 'each', 'every', 'both', 'other', 'another',
+  'after', 'before', 'while', 'during', 'since', 'until', 'between', 'through', 'across', 'against', 'among', 'within', 'because',
+  'said', 'says', 'say', 'get', 'gets', 'got', 'make', 'makes', 'made', 'use', 'uses', 'used', 'using', 'like', 'well', 'way',
+  'year', 'years', 'today', 'week', 'month', 'day', 'days', 'time', 'times', 'however', 'although', 'though', 'whether', 'just', 'really',
+  // Chinese
+  '仍然', '仍', '依然', '还是', '已经', '已', '正在', '将', '将会', '会', '能', '能够', '可以', '可能', '需要', '应该', '要', '想',
+  '更', '最', '很', '非常', '比较', '更加', '越来越', '不', '不是', '没', '再', '又', '才', '刚', '曾', '曾经', '一直', '开始',
+  '进行', '表示', '认为', '称', '目前', '现在', '今年', '去年', '明年', '今天', '日前', '近日', '最近', '同时', '此外', '另外',
+  '但', '但是', '因为', '所以', '如果', '虽然', '而且', '以及', '以', '为', '由', '所', '让', '给', '等', '等等', '上', '中', '下',
+  '个', '们', '些', '多', '少', '大', '小', '新', '其中', '这些', '那些', '这样', '那样', '通过', '对于', '方面', '之后', '之前',
+]);
+
 export const MAX_THEMES = 5;
 const MIN_THEME_SIZE = 2;
 
 function salientKeywords(item: ThemeInput, queryTerms: ReadonlySet<string>): Set<string> {
   const keywords = new Set<string>();
   for (const token of tokenize(`${item.title} ${item.summary ?? ''}`)) {
-    if (isStopWord(token) || queryTerms.has(token) || /^\d+$/.test(token) || [...token].length < 2) continue;
+    if (isStopWord(token) || THEME_STOP_WORDS.has(token) || queryTerms.has(token) || /^\d+$/.test(token) || [...token].length < 2) continue;
     keywords.add(token);
   }
   return keywords;

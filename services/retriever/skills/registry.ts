@@ -22,6 +22,7 @@ import { createSkillAdapterFactory, type SkillAdapterFactory } from './adapters/
 import { compareContract } from './contract-check.ts';
 import { createDeclarationChecker, type SkillDeclaration } from './declaration.ts';
 import { createGuardedFetcher } from './net/guarded-fetch.ts';
+import { DEFAULT_MAX_DOCUMENT_BYTES } from '../../../runtime/config.ts';
 import type { NetworkPolicy, Resolver } from './net/ssrf-guard.ts';
 import { invokeSkill, type SkillRuntime } from './run-skill.ts';
 import type { AdapterMode, Clock, SkillDefinition } from './types.ts';
@@ -31,15 +32,17 @@ export interface AdapterLimits {
   apiTimeoutMs: number;
   /** A whole public-URL fetch: robots.txt, redirects and body. */
   pageDeadlineMs: number;
+  /** Provider API answers (search providers). */
   maxResponseBytes: number;
-  maxLocalFileBytes: number;
+  /** One cap for every document read: a feed or page fetched from a URL, a feed file, a note. */
+  maxDocumentBytes: number;
 }
 
 export const DEFAULT_ADAPTER_LIMITS: AdapterLimits = {
   apiTimeoutMs: 10_000,
   pageDeadlineMs: 15_000,
   maxResponseBytes: 5 * 1024 * 1024,
-  maxLocalFileBytes: 1024 * 1024,
+  maxDocumentBytes: DEFAULT_MAX_DOCUMENT_BYTES,
 };
 
 export interface CreateSkillRegistryOptions {
@@ -123,10 +126,10 @@ export async function createSkillRegistry(options: CreateSkillRegistryOptions): 
       publicWeb: createGuardedFetcher({
         ...(options.network?.policy ? { policy: options.network.policy } : {}),
         ...(options.network?.resolver ? { resolver: options.network.resolver } : {}),
-        maxBytes: limits.maxResponseBytes,
+        maxBytes: limits.maxDocumentBytes,
         deadlineMs: limits.pageDeadlineMs,
       }),
-      local: createLocalFilesTransport({ maxFileBytes: limits.maxLocalFileBytes }),
+      local: createLocalFilesTransport({ maxFileBytes: limits.maxDocumentBytes }),
     }),
     retry,
     breaker: createCircuitBreaker(breakerOptions, clock),

@@ -1,11 +1,16 @@
 /**
  * Reads local files for local_file and feeds-from-a-path. Every path is resolved (symlinks too)
- * and must stay inside the root the caller allowed; anything else is BLOCKED_URL.
+ * and must stay inside the root the caller allowed; anything else is BLOCKED_URL. Bytes become text
+ * through the one decoding step (BOM, XML declaration, <meta charset>, detection), never as
+ * assumed UTF-8.
  */
+import { execFile } from 'node:child_process';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkryaError, describeError } from '../../../../runtime/errors.ts';
+import { decodeBytes } from '../normalize/decode-bytes.ts';
+import { noteDate, type NoteDateSource } from '../normalize/note-meta.ts';
 import type { AdapterRequest } from '../types.ts';
 import type { CallContext, TransportResponse } from './transport.ts';
 
@@ -17,7 +22,16 @@ const MAX_DEPTH = 8;
 /** The envelope local_file's raw response carries: the notes as read, so parsing needs nothing else. */
 export interface LocalNotesEnvelope {
   root: string;
-  files: Array<{ path: string; mtime: string; text: string }>;
+  files: Array<{
+    path: string;
+    mtime: string;
+    text: string;
+    /** Last commit touching the file, when the folder is in a git repository (absent in older envelopes). */
+    committed?: string | null;
+    /** The note's date and where it came from (normalize/note-meta.ts), recorded as read. */
+    published?: string;
+    dated_by?: NoteDateSource;
+  }>;
   skipped: Array<{ path: string; reason: string }>;
 }
 
@@ -36,7 +50,7 @@ export function createLocalFilesTransport(options: LocalFilesTransportOptions) {
         const info = await stat(target);
         if (!info.isFile()) throw new SkryaError('INVALID_INPUT', `${request.path} is not a file`);
         if (info.size > options.maxFileBytes) throw tooLarge(request.path, options.maxFileBytes, info.size);
-        const body = await readFile(target, 'utf8');
+        const body = decodeBytes(await readFile(target)).text;
         return { status: 200, headers: {}, body, contentType: contentTypeOf(target), url };
       }
       const envelope = await readNotes(root, target, request.maxFiles, options.maxFileBytes);
@@ -102,9 +116,41 @@ async function readNotes(root: string, target: string, maxFiles: number, maxFile
       skipped.push({ path: relative, reason: `larger than ${maxFileBytes} bytes` });
       continue;
     }
-    files.push({ path: relative, mtime: new Date(note.mtimeMs).toISOString(), text: await readFile(note.file, 'utf8') });
+    let text: string;
+    try {
+      text = decodeBytes(await readFile(note.file)).text;
+    } catch (error) {
+      skipped.push({ path: relative, reason: `unreadable text (${describeError(error)})` });
+      continue;
+    }
+    const mtime = new Date(note.mtimeMs).toISOString();
+    const committed = await lastCommitTime(note.file);
+    const dated = noteDate({ path: relative, text, committed, mtime });
+    files.push({ path: relative, mtime, text, committed, published: dated.date, dated_by: dated.source });
   }
   return { root, files, skipped };
+}
+
+const GIT_TIMEOUT_MS = 5_000;
+
+/**
+ * When the file was last committed, if its folder is in a git repository: `git log` run without a
+ * shell, in the file's folder, with the file name as a literal path. Null when git is missing, the
+ * folder is in no repository, or the file was never committed.
+ */
+function lastCommitTime(file: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['--literal-pathspecs', 'log', '-1', '--format=%cI', '--', path.basename(file)],
+      { cwd: path.dirname(file), timeout: GIT_TIMEOUT_MS, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        const time = error ? '' : stdout.trim();
+        const parsed = Date.parse(time);
+        resolve(time && !Number.isNaN(parsed) ? new Date(parsed).toISOString() : null);
+      },
+    );
+  });
 }
 
 function contentTypeOf(file: string): string {

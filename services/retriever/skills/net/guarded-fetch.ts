@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { SkryaError, describeError } from '../../../../runtime/errors.ts';
 import type { TransportResponse } from '../adapters/transport.ts';
+import { decodeBytes } from '../normalize/decode-bytes.ts';
 import { createRobotsCache, type RobotsCache } from './robots.ts';
 import { systemResolver, vetUrl, DEFAULT_NETWORK_POLICY, type NetworkPolicy, type Resolver, type ResolvedAddress, type VettedTarget } from './ssrf-guard.ts';
 
@@ -187,7 +188,14 @@ function requestOnce(target: VettedTarget, settings: RequestSettings): Promise<T
       });
       body.on('error', (error) => fail(new SkryaError('BAD_RESPONSE', `${url}: body unreadable (${describeError(error)})`, { cause: error, details: { reason: 'body' } })));
       response.on('aborted', () => fail(new SkryaError('PROVIDER_UNAVAILABLE', `${url}: connection closed mid-body`)));
-      body.on('end', () => finish(() => resolve({ ...base, body: decodeText(Buffer.concat(chunks), contentType) })));
+      body.on('end', () => {
+        try {
+          const text = decodeBytes(Buffer.concat(chunks), contentType).text;
+          finish(() => resolve({ ...base, body: text }));
+        } catch (error) {
+          fail(error instanceof SkryaError ? error : new SkryaError('BAD_RESPONSE', `${url}: ${describeError(error)}`, { details: { reason: 'undecodable' } }));
+        }
+      });
     });
     request.end();
   });
@@ -218,14 +226,12 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   return flat;
 }
 
-/** Text in the charset the server named; unknown or missing charsets read as UTF-8. */
+/**
+ * Text of a fetched body: BOM, XML declaration, HTTP charset, `<meta charset>`, then detection
+ * (normalize/decode-bytes.ts); bytes no charset reads are BAD_RESPONSE, never U+FFFD.
+ */
 export function decodeText(bytes: Uint8Array, contentType: string): string {
-  const charset = /charset=["']?([\w-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
-  try {
-    return new TextDecoder(charset).decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
-  }
+  return decodeBytes(bytes, contentType).text;
 }
 
 function oversize(url: URL, maxBytes: number, seen: number): SkryaError {

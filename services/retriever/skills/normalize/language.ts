@@ -7,8 +7,24 @@
  */
 import { eld } from 'eld/small';
 
-/** Below this the text says too little; the declared language (if any) is taken. */
-const MIN_CHARS = 20;
+/**
+ * Below this many letters the text says too little to tell (a four-word English page scores as
+ * Tagalog); the declared language, if any, is taken. A CJK character carries about as much as a
+ * word, so it counts for three.
+ */
+const MIN_LETTERS = 40;
+const WIDE_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const LETTER = /\p{L}/u;
+
+function letterWeight(text: string): number {
+  let weight = 0;
+  for (const char of text) {
+    if (WIDE_LETTER.test(char)) weight += 3;
+    else if (LETTER.test(char)) weight += 1;
+    if (weight >= MIN_LETTERS) break;
+  }
+  return weight;
+}
 /** The start of a text decides its language; more only costs time. */
 const SAMPLE_CHARS = 400;
 /** Candidates this close to the best score are treated as ties. */
@@ -27,7 +43,7 @@ export function detectLanguage(text: string, declared: string | null = null): st
   const primary = declared?.trim().toLowerCase().split(/[-_]/)[0];
   const declaredCode = primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
   const sample = text.slice(0, SAMPLE_CHARS);
-  if (sample.trim().length < MIN_CHARS) return declaredCode;
+  if (letterWeight(sample) < MIN_LETTERS) return declaredCode;
   if (declaredCode && !KNOWN_LANGUAGES.has(declaredCode)) return declaredCode;
   const result = eld.detect(sample);
   if (!result.language) return declaredCode;

@@ -46,7 +46,8 @@ describe('local_file', () => {
     expect(byFile.get('heading-only.md')?.title).toBe('Consumer lag runbook');
     expect(byFile.get('registry.html')).toMatchObject({ title: 'Registry comparison', language: 'en' });
     expect(byFile.get('registry.html')?.content).toContain('Confluent REST API');
-    expect(byFile.get('meeting_2025-03-14.txt')).toMatchObject({ title: 'meeting 2025 03 14', published_date: '2025-03-14T17:30:00.000Z' });
+    // The date in the file name, not the modification time (issue 22: mtime is the last resort).
+    expect(byFile.get('meeting_2025-03-14.txt')).toMatchObject({ title: 'meeting 2025 03 14', published_date: '2025-03-14T00:00:00.000Z' });
   });
 
   it('never reads a symlink that leads outside the root, and says so in the raw envelope', async () => {

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ProviderResult } from '../../../../../schemas/ingest.ts';
 import type { LocalNotesEnvelope } from '../../adapters/local-files-transport.ts';
-import { normalizeDate } from '../../normalize/dates.ts';
 import { readableDocument } from '../../normalize/html.ts';
+import { noteDate, noteHeading, splitFrontMatter } from '../../normalize/note-meta.ts';
 import { detectLanguage } from '../../normalize/language.ts';
 import { cleanText, snippetOf } from '../../normalize/text.ts';
 import { skillOutputSchema } from '../../output-schema.ts';
@@ -23,28 +23,20 @@ export const localFileInput = z.object({
 
 const envelopeSchema: z.ZodType<LocalNotesEnvelope> = z.object({
   root: z.string(),
-  files: z.array(z.object({ path: z.string(), mtime: z.string(), text: z.string() })),
+  files: z.array(z.object({
+    path: z.string(),
+    mtime: z.string(),
+    text: z.string(),
+    committed: z.string().nullable().optional(),
+    published: z.string().optional(),
+    dated_by: z.enum(['front-matter', 'heading', 'file-name', 'git', 'mtime']).optional(),
+  })),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
 });
 
 const SOURCE_NAME = 'local notes';
 
-interface FrontMatter {
-  fields: Record<string, string>;
-  body: string;
-}
-
-/** `---` delimited `key: value` lines at the top of a Markdown note (scalar values only). */
-export function splitFrontMatter(text: string): FrontMatter {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
-  if (!match) return { fields: {}, body: text };
-  const fields: Record<string, string> = {};
-  for (const line of (match[1] ?? '').split(/\r?\n/)) {
-    const field = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (field?.[1] && field[2] !== undefined) fields[field[1].toLowerCase()] = field[2].trim().replace(/^(["'])(.*)\1$/, '$2');
-  }
-  return { fields, body: text.slice(match[0].length) };
-}
+export { splitFrontMatter };
 
 /** Markdown as plain text, good enough for a snippet and language detection. */
 function markdownText(markdown: string): string {
@@ -61,16 +53,19 @@ function fileTitle(file: string): string {
   return path.basename(file, path.extname(file)).replace(/[-_]+/g, ' ').trim();
 }
 
-function noteToResult(file: LocalNotesEnvelope['files'][number], root: string, fetchedAt: string): ProviderResult {
+function noteToResult(file: LocalNotesEnvelope['files'][number], root: string): ProviderResult {
   const url = pathToFileURL(path.join(root, file.path)).toString();
   const extension = path.extname(file.path).toLowerCase();
+  // Front matter, a date in the heading or file name, the last commit, the modification time.
+  const published = noteDate({ path: file.path, text: file.text, committed: file.committed ?? null, mtime: file.mtime }).date;
+  const heading = noteHeading(file.path, file.text);
   if (extension === '.html' || extension === '.htm') {
     const page = readableDocument(file.text);
     return {
       url,
-      title: page.title || fileTitle(file.path),
+      title: page.title || heading || fileTitle(file.path),
       snippet: page.excerpt || snippetOf(page.text),
-      published_date: normalizeDate(page.publishedTime, fetchedAt) ?? file.mtime,
+      published_date: published,
       source: SOURCE_NAME,
       content: page.text || null,
       language: detectLanguage(page.text, page.declaredLanguage),
@@ -79,13 +74,12 @@ function noteToResult(file: LocalNotesEnvelope['files'][number], root: string, f
   }
   if (extension === '.md' || extension === '.markdown') {
     const { fields, body } = splitFrontMatter(file.text);
-    const heading = /^#\s+(.+)$/m.exec(body)?.[1];
     const text = cleanText(markdownText(body));
     return {
       url,
       title: cleanText(fields.title) || cleanText(heading) || fileTitle(file.path),
       snippet: snippetOf(fields.summary ?? fields.description ?? markdownText(body.replace(/^#\s+.+$/m, ''))),
-      published_date: normalizeDate(fields.date ?? fields.published, fetchedAt) ?? file.mtime,
+      published_date: published,
       source: SOURCE_NAME,
       content: body.trim() || null,
       language: detectLanguage(text, fields.lang ?? fields.language ?? null),
@@ -94,9 +88,9 @@ function noteToResult(file: LocalNotesEnvelope['files'][number], root: string, f
   const text = file.text.trim();
   return {
     url,
-    title: fileTitle(file.path),
+    title: heading || fileTitle(file.path),
     snippet: snippetOf(text),
-    published_date: file.mtime,
+    published_date: published,
     source: SOURCE_NAME,
     content: text || null,
     language: detectLanguage(text),
@@ -105,7 +99,7 @@ function noteToResult(file: LocalNotesEnvelope['files'][number], root: string, f
 
 export function parseLocalNotesResponse(raw: RawResponse): ProviderResult[] {
   const envelope = parseProviderJson(raw, envelopeSchema);
-  return envelope.files.map((file) => noteToResult(file, envelope.root, raw.fetchedAt));
+  return envelope.files.map((file) => noteToResult(file, envelope.root));
 }
 
 export const localFileSkill = defineSkill({
