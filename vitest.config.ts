@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'unit',
           include: ['**/*.test.ts'],
           exclude: [...shared.exclude, '**/*.int.test.ts'],
+          // The learned classifiers' weights are built once into the git-ignored cache first.
+          globalSetup: ['test/build-models.ts'],
         },
       },
       {
@@ -18,7 +20,7 @@ export default defineConfig({
           ...shared,
           name: 'integration',
           include: ['**/*.int.test.ts'],
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: ['test/build-models.ts', 'test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // One broker on two cores: integration files run one at a time.

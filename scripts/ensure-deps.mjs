@@ -26,3 +26,7 @@ if (process.argv.includes('--with-kcat') && spawnSync('kcat', ['-V']).error) {
     process.exit(1);
   }
 }
+
+// The learned classifiers' weights are generated, never committed: build them into the git-ignored
+// model cache when missing or stale (a few seconds; deterministic, keyed by recipe and sources).
+run(process.execPath, ['--import', 'tsx', 'scripts/train-models.ts', 'all']);

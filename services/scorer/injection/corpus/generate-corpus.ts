@@ -216,6 +216,12 @@ export function generateInjectionCorpus(seed = CORPUS_SEED): GeneratedItem[] {
       const { host: hostLang, lang } = languages(random);
       const blocks = hostSentences(random, host, hostLang, 3 + Math.floor(random() * 10));
       if (lang === 'mixed') blocks.push(...hostSentences(random, pick(random, hosts), hostLang === 'en' ? 'zh' : 'en', 2));
+      // Carriers hold ordinary text too (a meta description, a hidden cookie banner, escaped JSON):
+      // the wrapper alone is no evidence, what it carries is.
+      if (random() < 0.35) {
+        const at = Math.floor(random() * blocks.length);
+        blocks[at] = pick(random, carriers).wrap(random, blocks[at] ?? '', hostLang);
+      }
       const { content } = assemble(random, blocks, hostLang);
       items.push({ id: `gen-ben-${next()}`, lang, title: titleOf(random, host, hostLang), content, url: urlOf(random, host.kind, counter), label: 'benign', kind: host.kind, difficulty: 'easy', split, family: host.id, carrier: 'none', spans: [], titleIsPayload: false });
     }
@@ -227,6 +233,10 @@ export function generateInjectionCorpus(seed = CORPUS_SEED): GeneratedItem[] {
       const blocks = mostlyHard ? hostSentences(random, hard, hostLang, 3 + Math.floor(random() * 4)) : hostSentences(random, host, hostLang, 3 + Math.floor(random() * 6));
       if (!mostlyHard) for (const sentence of hostSentences(random, hard, hostLang, 1 + Math.floor(random() * 3))) blocks.splice(Math.floor(random() * (blocks.length + 1)), 0, sentence);
       if (lang === 'mixed') blocks.push(...hostSentences(random, hard, hostLang === 'en' ? 'zh' : 'en', 2));
+      if (random() < 0.25) {
+        const at = Math.floor(random() * blocks.length);
+        blocks[at] = pick(random, carriers).wrap(random, blocks[at] ?? '', hostLang);
+      }
       const { content } = assemble(random, [...new Set(blocks)], hostLang);
       items.push({ id: `gen-hard-${next()}`, lang, title: titleOf(random, mostlyHard ? hard : host, hostLang), content, url: urlOf(random, hard.kind, counter), label: 'benign', kind: hard.kind, difficulty: 'hard', split, family: hard.id, carrier: 'none', spans: [], titleIsPayload: false });
     }
