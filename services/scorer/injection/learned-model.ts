@@ -13,7 +13,7 @@
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
 import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../../learned/features.ts';
-import { logits, packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../../learned/logistic.ts';
+import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../../learned/model-cache.ts';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
 import { normalizeText } from './normalize-text.ts';
@@ -104,6 +104,13 @@ export interface Passage {
   start: number;
   end: number;
   buckets: Set<number>;
+  /** A pair's second chunk: its buckets count once more where the first chunk lacks them. */
+  second?: Set<number>;
+}
+
+/** All buckets of a passage (a pair's union). */
+export function passageBuckets(passage: Passage): Set<number> {
+  return passage.second === undefined ? passage.buckets : new Set([...passage.buckets, ...passage.second]);
 }
 
 /** Every chunk of every field, and each pair of neighbouring chunks in a field. */
@@ -114,7 +121,7 @@ export function passagesOf(fields: ReadonlyArray<readonly [string, string]>, rec
     chunks.forEach((chunk, index) => {
       passages.push(chunk);
       const next = chunks[index + 1];
-      if (next !== undefined) passages.push({ field, start: chunk.start, end: next.end, buckets: new Set([...chunk.buckets, ...next.buckets]) });
+      if (next !== undefined) passages.push({ field, start: chunk.start, end: next.end, buckets: chunk.buckets, second: next.buckets });
     });
   }
   return passages;
@@ -142,15 +149,40 @@ export interface PassageScore {
   passage: Passage | null;
 }
 
-function passageLogit(model: LinearModel, passage: Passage): number {
-  const scores = logits(model, toVector(passage.buckets));
-  return (scores[1] ?? 0) - (scores[0] ?? 0);
+/** weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once per model. */
+const DIFFERENCES = new WeakMap<LinearModel, { weights: Float64Array; bias: number }>();
+
+function differencesOf(model: LinearModel): { weights: Float64Array; bias: number } {
+  let entry = DIFFERENCES.get(model);
+  if (entry === undefined) {
+    const weights = new Float64Array(model.dimensions);
+    for (let bucket = 0; bucket < model.dimensions; bucket++) weights[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
+    entry = { weights, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
+    DIFFERENCES.set(model, entry);
+  }
+  return entry;
 }
 
+/**
+ * The log-odds of every passage without building vectors: a passage's vector is binary and
+ * unit-length over its buckets, so its score is bias + Σ w / √n; a pair adds its second chunk's
+ * buckets the first does not have.
+ */
 export function worstPassage(model: LinearModel, passages: readonly Passage[]): PassageScore {
+  const { weights, bias } = differencesOf(model);
   let best: PassageScore = { logit: -Infinity, passage: null };
   for (const passage of passages) {
-    const logit = passageLogit(model, passage);
+    let sum = 0;
+    let count = passage.buckets.size;
+    for (const bucket of passage.buckets) sum += weights[bucket] ?? 0;
+    if (passage.second !== undefined) {
+      for (const bucket of passage.second) {
+        if (passage.buckets.has(bucket)) continue;
+        sum += weights[bucket] ?? 0;
+        count++;
+      }
+    }
+    const logit = count === 0 ? bias : bias + sum / Math.sqrt(count);
     if (logit > best.logit) best = { logit, passage };
   }
   return best.passage === null ? { logit: -20, passage: null } : best;
@@ -180,7 +212,7 @@ export function trainingPassages(items: readonly GeneratedItem[], recipe: Inject
         const covered = Math.max(...item.spans.map((span) => overlap(passage, span)));
         if (covered > 0) label = covered >= 0.3 * (passage.end - passage.start) || item.spans.some((span) => overlap(passage, span) >= 0.6 * (span[1] - span[0])) ? 1 : -1;
       }
-      if (label >= 0) examples.push({ vector: toVector(passage.buckets), label });
+      if (label >= 0) examples.push({ vector: toVector(passageBuckets(passage)), label });
     }
   }
   return examples;
