@@ -7,7 +7,7 @@
  * renamed into place, so parallel processes never read a half-written model.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,5 +39,7 @@ export function loadOrBuild(name: string, key: string, build: () => Buffer): Cac
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, bytes);
   renameSync(temporary, path);
+  // Older builds of the same model are stale by construction: keep the cache to one file a model.
+  for (const file of readdirSync(dirname(path))) if (file.startsWith(`${name}-`) && file.endsWith('.bin') && join(dirname(path), file) !== path) rmSync(join(dirname(path), file), { force: true });
   return { path, bytes, built: true };
 }
