@@ -14,6 +14,8 @@ export default defineConfig({
           // A guard against hangs, not a speed budget: tests wait on events, and a worker thread
           // loading the scorer on two busy cores can take several seconds to answer.
           testTimeout: 60_000,
+          // The learned classifiers' weights are built once into the git-ignored cache first.
+          globalSetup: ['test/build-models.ts'],
         },
       },
       {
@@ -21,7 +23,7 @@ export default defineConfig({
           ...shared,
           name: 'integration',
           include: ['**/*.int.test.ts'],
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: ['test/build-models.ts', 'test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // One broker on two cores: integration files run one at a time.

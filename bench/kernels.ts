@@ -14,6 +14,10 @@ import { dedupeItems, type DedupeCandidate } from '../services/collector/dedupe/
 import { detectLanguage } from '../services/retriever/skills/normalize/language.ts';
 import { builtinParsers, normalizeResponse } from '../services/scorer/normalize-response.ts';
 import { scoreResults } from '../services/scorer/score-results.ts';
+import { generateIntentQueries } from '../services/retriever/intent/corpus/generate-queries.ts';
+import { classifyQuery } from '../services/retriever/intent/classify-query.ts';
+import { scoreWithModel } from '../services/scorer/injection/learned-model.ts';
+import { RULES_ONLY } from '../services/scorer/injection/scoring-model.ts';
 import { screenItem, type ScreenInput } from '../services/scorer/injection/screen-item.ts';
 import { canonicalUrl } from '../services/scorer/ranking/canonical-url.ts';
 import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } from '../services/scorer/ranking/score-item.ts';
@@ -27,6 +31,8 @@ export interface KernelFigures {
   avro: Record<string, { bytes: number; serdeEncode: RateSample; serdeDecode: RateSample; avscEncode: RateSample; avscDecode: RateSample; avscDecodeCachedResolver: RateSample; readerTypePerCall: RateSample; zodContract: RateSample }>;
   canonicalUrl: RateSample;
   screenItem: RateSample & { itemChars: number };
+  /** The classifiers' cost split out: screening by the rules alone, the learned model alone, and classifyQuery warm. */
+  classifiers?: { screenRulesOnly: RateSample; screenModelOnly: RateSample; classifyQuery: RateSample & { queries: number } };
   scoreItem: RateSample;
   itemScorerBulk: RateSample;
   dedupeItems: RateSample & { items: number; clusters: number };
@@ -149,6 +155,18 @@ export async function benchKernels(): Promise<KernelFigures> {
   const screen = measureRate(() => {
     for (const input of inputs) screenItem(input);
   }, { operations: inputs.length });
+  const screenRulesOnly = measureRate(() => {
+    for (const input of inputs) screenItem(input, { scoring: RULES_ONLY });
+  }, { operations: inputs.length });
+  const screenModelOnly = measureRate(() => {
+    for (const input of inputs) scoreWithModel([['title', input.title], ['content', input.content ?? '']]);
+  }, { operations: inputs.length });
+  const queries = generateIntentQueries().filter((row) => row.split === 'test').map((row) => row.query);
+  const now = new Date('2026-12-01T00:00:00Z');
+  classifyQuery(queries[0] ?? 'kafka', { now });
+  const classify = measureRate(() => {
+    for (const query of queries) classifyQuery(query, { now });
+  }, { operations: queries.length });
 
   const context: ScoringContext = { intent: 'status', subQueries: ['kafka release upgrade latency', 'kafka kraft controller release'], windowEnd: '2026-11-30T00:00:00Z', boostDomains: [] };
   const random = createRandom(5);
@@ -181,6 +199,7 @@ export async function benchKernels(): Promise<KernelFigures> {
     avro: avroResults,
     canonicalUrl: canonical,
     screenItem: { ...screen, itemChars },
+    classifiers: { screenRulesOnly, screenModelOnly, classifyQuery: { ...classify, queries: queries.length } },
     scoreItem: oneOff,
     itemScorerBulk: bulk,
     dedupeItems: { ...dedupe, items: candidates.length, clusters },

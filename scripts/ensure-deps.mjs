@@ -4,6 +4,7 @@
 // Plain JavaScript with builtins only: it runs before any dependency exists.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { nodeBinary, nodeSupport, SUPPORTED_LINES } from './node-runtime.mjs';
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
@@ -26,3 +27,9 @@ if (process.argv.includes('--with-kcat') && spawnSync('kcat', ['-V']).error) {
     process.exit(1);
   }
 }
+
+// The learned classifiers' weights are generated, never committed: build them into the git-ignored
+// model cache when missing or stale (a few seconds; deterministic, keyed by recipe and sources).
+// Training is TypeScript, so it runs on a Node that strips types (fetched through npm if need be).
+const node = nodeSupport() === 'unsupported' ? nodeBinary(SUPPORTED_LINES[0].major) : process.execPath;
+run(node, ['scripts/train-models.ts', 'all']);

@@ -1,41 +1,60 @@
 /**
- * Prompt-injection screening quality on a labelled corpus:
- *   node scripts/eval-injection.ts [corpus.jsonl]
- * Default corpus: <repo>/../shared/corpora/injection-dev.jsonl. Predicted positive = verdict
- * quarantine or drop. Prints precision, recall, false-positive rate overall and on the hard
- * negatives, for all items and separately for even and odd ids (the rules were first developed on
- * the even ones), then the misses by kind and the false alarms. Exit 1 when the corpus cannot be read.
+ * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
+ *   node scripts/eval-injection.ts [--set test|validation|shared|FILE] [--mode combined|rules|both]
+ * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
+ * `validation` the split the thresholds were chosen on (not a held-out figure), `shared`
+ * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
+ * labelled JSONL file. Default: test and shared, both modes. Predicted positive = quarantine or drop.
+ * Exit 1 when a corpus cannot be read.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateInjection, idParity, parseLabelledCorpus, type InjectionEvaluation, type LabelledItem } from '../services/scorer/injection/evaluate.ts';
+import { formatProportion } from '../services/learned/wilson.ts';
+import { generateInjectionCorpus } from '../services/scorer/injection/corpus/generate-corpus.ts';
+import { parseLabelledCorpus, type LabelledItem } from '../services/scorer/injection/evaluate.ts';
+import { screeningQuality } from '../services/scorer/injection/quality-report.ts';
+import { RULES_ONLY, SCORING_MODEL } from '../services/scorer/injection/scoring-model.ts';
+import { screenItem } from '../services/scorer/injection/screen-item.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const corpusPath = resolve(process.argv[2] ?? resolve(repoRoot, '..', 'shared', 'corpora', 'injection-dev.jsonl'));
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const sets = argument('--set') === undefined ? ['test', 'shared'] : [argument('--set') ?? 'test'];
+const mode = argument('--mode') ?? 'both';
 
-let items: LabelledItem[];
-try {
-  items = parseLabelledCorpus(readFileSync(corpusPath, 'utf8'));
-} catch (error) {
-  process.stderr.write(`eval-injection: cannot read ${corpusPath}: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+function load(set: string): LabelledItem[] {
+  if (set === 'test' || set === 'validation') return generateInjectionCorpus().filter((item) => item.split === set);
+  const path = set === 'shared' ? resolve(repoRoot, '..', 'shared', 'corpora', 'injection-dev.jsonl') : resolve(set);
+  try {
+    return parseLabelledCorpus(readFileSync(path, 'utf8'));
+  } catch (error) {
+    process.stderr.write(`eval-injection: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
 
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-const row = (name: string, result: InjectionEvaluation) =>
-  `${name.padEnd(9)} ${String(result.items).padStart(5)} ${percent(result.precision).padStart(9)} ${percent(result.recall).padStart(7)} ${percent(result.falsePositiveRate).padStart(6)} ${percent(result.hardNegativeFalsePositiveRate).padStart(8)}   ${result.truePositives}/${result.falsePositives}/${result.falseNegatives}\n`;
-
-const overall = evaluateInjection(items);
-process.stdout.write(`corpus    ${corpusPath}\npositive  verdict quarantine or drop\n\n`);
-process.stdout.write('set       items precision  recall    FPR  hard FPR   TP/FP/FN\n');
-process.stdout.write(row('all', overall));
-process.stdout.write(row('even ids', evaluateInjection(idParity(items, 'even'))));
-process.stdout.write(row('odd ids', evaluateInjection(idParity(items, 'odd'))));
-
-const misses = Object.entries(overall.missesByKind).sort(([a], [b]) => a.localeCompare(b));
-process.stdout.write(`\nmissed injections by kind: ${overall.falseNegatives}\n`);
-for (const [kind, ids] of misses) process.stdout.write(`  ${kind.padEnd(32)} ${ids.join(' ')}\n`);
-const alarms = Object.entries(overall.falsePositivesByKind).sort(([a], [b]) => a.localeCompare(b));
-process.stdout.write(`\nfalse alarms by kind: ${overall.falsePositives}\n`);
-for (const [kind, ids] of alarms) process.stdout.write(`  ${kind.padEnd(32)} ${ids.join(' ')}\n`);
+const modes = mode === 'both' ? (['combined', 'rules'] as const) : ([mode === 'rules' ? 'rules' : 'combined'] as const);
+for (const set of sets) {
+  const items = load(set);
+  for (const which of modes) {
+    const scoring = which === 'rules' ? RULES_ONLY : SCORING_MODEL;
+    const started = performance.now();
+    const quality = screeningQuality(items, (input) => screenItem(input, { scoring }));
+    const elapsed = performance.now() - started;
+    process.stdout.write(`\n## ${set} (${items.length} items) — ${which === 'rules' ? 'rules only' : 'rules + learned model'}; ${(elapsed / items.length).toFixed(2)} ms/item\n\n`);
+    process.stdout.write('| lang | items | recall [95% CI] | FPR [95% CI] | hard-negative FPR [95% CI] |\n|---|---|---|---|---|\n');
+    for (const row of quality) process.stdout.write(`| ${row.lang} | ${row.items} | ${formatProportion(row.recall)} | ${formatProportion(row.falsePositiveRate)} | ${formatProportion(row.hardFalsePositiveRate)} |\n`);
+    process.stdout.write('\nconfusion (label → accept / downweight / quarantine / drop):\n\n| lang | injection | benign |\n|---|---|---|\n');
+    for (const row of quality) {
+      const cells = (label: 'injection' | 'benign') => ['accept', 'downweight', 'quarantine', 'drop'].map((verdict) => row.confusion[label][verdict as 'accept']).join(' / ');
+      process.stdout.write(`| ${row.lang} | ${cells('injection')} | ${cells('benign')} |\n`);
+    }
+    const all = quality[0];
+    if (all !== undefined) {
+      process.stdout.write(`\nmissed by technique: ${JSON.stringify(all.missedKinds)}\nfalse alarms by kind: ${JSON.stringify(all.falseAlarmKinds)}\n`);
+    }
+  }
+}

@@ -1,6 +1,9 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerClassifyCommand } from './classify.ts';
+import { classifyJsonLines, registerClassifyCommand } from './classify.ts';
 
 async function runClassify(args: string[]): Promise<string> {
   const program = new Command('skrya').exitOverride();
@@ -47,5 +50,43 @@ describe('skrya classify', () => {
 
   it.each([[[]], [['   ']]])('rejects an empty query %j with INVALID_INPUT (exit 2)', async (args) => {
     await expect(runClassify(args)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('skrya classify --jsonl', () => {
+  const now = new Date('2026-12-01T00:00:00Z');
+
+  it('classifies every line in one process, one JSON result a line in input order, keeping ids', () => {
+    const text = ['{"id": "a", "query": "Rust 和 Go 哪个好"}', '"what is 提示词注入"', '', '{"id": 7, "query": "latest kafka news", "intent": "ignored"}'].join('\n');
+    const lines = classifyJsonLines(text, 'queries.jsonl', now).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.id, line.query, line.intent])).toEqual([
+      ['a', 'Rust 和 Go 哪个好', 'comparison'],
+      [undefined, 'what is 提示词注入', 'factual'],
+      [7, 'latest kafka news', 'news'],
+    ]);
+    // Each result keeps the rule evidence and adds the model's probabilities.
+    expect(lines[0]).toHaveProperty('signals', expect.arrayContaining([expect.objectContaining({ intent: 'comparison' })]));
+    expect(lines[0]).toHaveProperty('ruleIntent', 'comparison');
+    expect(lines[0]).toHaveProperty('model.probabilities.comparison', expect.any(Number));
+  });
+
+  it.each([
+    ['broken JSON', '"ok"\n{oops', 2],
+    ['an object without a query', '"ok"\n"fine"\n{"id": "x"}', 3],
+    ['a blank query', '{"query": "   "}', 1],
+  ])('fails on %s with INVALID_INPUT naming the line', (_name, text, line) => {
+    expect(() => classifyJsonLines(text, 'q.jsonl', now)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining(`q.jsonl line ${line}`) }));
+  });
+
+  it('reads a file given to --jsonl', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skrya-classify-'));
+    const file = join(dir, 'queries.jsonl');
+    await writeFile(file, '{"id": "q1", "query": "how to add swap on ubuntu"}\n');
+    const printed = await runClassify(['--jsonl', file]);
+    expect(JSON.parse(printed)).toMatchObject({ id: 'q1', intent: 'tutorial' });
+  });
+
+  it('says which file it cannot read', async () => {
+    await expect(runClassify(['--jsonl', '/nonexistent/skrya/queries.jsonl'])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { classifyQuery, type QueryClassification } from '../../services/retriever/intent/classify-query.ts';
 
@@ -8,6 +10,9 @@ export function formatClassification(query: string, result: QueryClassification)
     `intent      ${result.intent}`,
     `mode        ${result.mode}`,
     `freshness   ${result.freshness ?? '-'}`,
+    ...(result.model === null
+      ? []
+      : [`model       ${result.model.probabilities[result.intent].toFixed(2)} for ${result.intent}; rules alone: ${result.ruleIntent}; features ${result.model.features.map((entry) => `${entry.feature} (+${entry.weight})`).join(', ') || '-'}`]),
     `signals     ${result.signals.length === 0 ? '(none: exploratory is the default)' : ''}`,
     ...result.signals.map((signal) => `  ${signal.intent.padEnd(11)} ${signal.signal.padEnd(38)} "${query.slice(signal.span[0], signal.span[1])}" [${signal.span[0]}, ${signal.span[1]})`),
     'sub-queries',
@@ -16,13 +21,57 @@ export function formatClassification(query: string, result: QueryClassification)
   return `${lines.join('\n')}\n`;
 }
 
+const jsonlQuerySchema = z.union([z.string(), z.looseObject({ id: z.union([z.string(), z.number()]).optional(), query: z.string() })]);
+
+/**
+ * `--jsonl`: one query a line (a JSON string, or an object with `query` and optional `id`; other
+ * fields are ignored), one JSON result a line out, in input order. Every line is checked before any
+ * is classified, so a bad line fails the run with its line number and nothing is half-written.
+ */
+export function classifyJsonLines(text: string, sourceLabel: string, now: Date = new Date()): string {
+  const queries: Array<{ id?: string | number | undefined; query: string }> = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${sourceLabel} line ${index + 1}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be "a query" or {"id": …, "query": "…"}`, { details: { line: index + 1 } });
+    }
+    const parsed = jsonlQuerySchema.safeParse(json);
+    const query = parsed.success ? (typeof parsed.data === 'string' ? parsed.data : parsed.data.query) : '';
+    if (!parsed.success || query.trim() === '') throw new SkryaError('INVALID_INPUT', `${where} has no query: each line must be "a query" or {"id": …, "query": "…"}`, { details: { line: index + 1 } });
+    queries.push({ id: typeof parsed.data === 'string' ? undefined : parsed.data.id, query });
+  });
+  return queries.map(({ id, query }) => `${JSON.stringify({ ...(id === undefined ? {} : { id }), query, ...classifyQuery(query, { now }) })}\n`).join('');
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function registerClassifyCommand(program: Command): void {
   program
     .command('classify')
     .description('show the intent of a search query (spec 001), the signals behind it, its mode and freshness, and the sub-queries it expands to')
     .argument('[query...]', 'the query; quote it, or give its words')
     .option('--json', 'print one JSON object instead of the readable report')
-    .action((words: string[], options: { json?: boolean }) => {
+    .option('--jsonl <file>', 'classify many queries in one process: one query a line ("text" or {"id", "query"}), "-" reads standard input; one JSON result a line out')
+    .action(async (words: string[], options: { json?: boolean; jsonl?: string }) => {
+      if (options.jsonl !== undefined) {
+        const fromStdin = options.jsonl === '-';
+        let text: string;
+        try {
+          text = fromStdin ? await readAll(process.stdin) : await readFile(options.jsonl, 'utf8');
+        } catch (error) {
+          throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${options.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        process.stdout.write(classifyJsonLines(text, fromStdin ? 'stdin' : options.jsonl));
+        return;
+      }
       const query = words.join(' ');
       if (query.trim() === '') throw new SkryaError('INVALID_INPUT', 'no query given: run `skrya classify "<query>"`, e.g. skrya classify "what is k8s"');
       const result = classifyQuery(query);

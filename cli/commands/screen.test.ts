@@ -15,7 +15,9 @@ describe('skrya screen', () => {
     expect(output.map((entry) => entry.id)).toEqual(['evil', 'fine']);
     expect(output[0]?.verdict).toBe('drop');
     expect(output[0]?.evidence.length).toBeGreaterThan(0);
-    expect(output[1]).toEqual({ id: 'fine', verdict: 'accept', score: 0, evidence: [] });
+    // The learned model always gives some risk now; a plain page stays far below downweight (0.35).
+    expect(output[1]).toMatchObject({ id: 'fine', verdict: 'accept', evidence: [] });
+    expect(output[1]?.score).toBeLessThan(0.35);
   });
 
   it.each([

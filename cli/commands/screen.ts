@@ -35,7 +35,8 @@ export function parseScreenInputs(text: string, sourceLabel: string): ScreenInpu
 }
 
 export function verdictLine(id: string, result: ScreenResult): string {
-  return JSON.stringify({ id, verdict: result.verdict, score: result.score, evidence: result.evidence });
+  // The same four fields as before; `ruleScore` and `model` (probability, risk, passage, features) are added after them.
+  return JSON.stringify({ id, verdict: result.verdict, score: result.score, evidence: result.evidence, ruleScore: result.ruleScore, model: result.model });
 }
 
 /** All verdicts as JSONL, built in full before the caller writes any of it. */

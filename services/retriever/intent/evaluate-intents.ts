@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SkryaError } from '../../../runtime/errors.ts';
 import { INTENTS, intentSchema, type Intent } from '../../../schemas/ingest.ts';
 import { detectSignals } from './detect-signals.ts';
+import { decideIntent, intentModel, predictIntent } from './learned-intent.ts';
 import { pickIntent } from './pick-intent.ts';
 
 export const intentCorpusRowSchema = z.object({
@@ -61,8 +62,14 @@ export interface IntentEvaluation {
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 
-/** The classifier's intent only: expansion plays no part in accuracy. */
-export const classifyIntentOnly = (query: string): Intent => pickIntent(detectSignals(query));
+/** The rules' intent only (the classifier before the learned model). */
+export const classifyIntentByRules = (query: string): Intent => pickIntent(detectSignals(query));
+
+/** The classifier's intent only (rules where they fire, the learned model elsewhere): expansion plays no part in accuracy. */
+export const classifyIntentOnly = (query: string): Intent => {
+  const signals = detectSignals(query);
+  return decideIntent(pickIntent(signals), signals, predictIntent(intentModel(detectSignals), query, signals, false));
+};
 
 /** Accuracy, per-intent precision and recall, and every misclassified row, for labelled queries. */
 export function evaluateIntents(rows: readonly Pick<IntentCorpusRow, 'id' | 'query' | 'intent'>[], classify: (query: string) => Intent = classifyIntentOnly): IntentEvaluation {

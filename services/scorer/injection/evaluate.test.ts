@@ -9,6 +9,8 @@ const item = (id: string, label: LabelledItem['label'], difficulty: LabelledItem
 const verdictFrom = (verdicts: Record<string, ScreenResult['verdict']>) => (input: ScreenInput): ScreenResult => ({
   verdict: verdicts[input.id] ?? 'accept',
   score: 0,
+  ruleScore: 0,
+  model: null,
   evidence: [],
   hiddenText: [],
   sanitized: { title: input.title, content: null, summary: null },

@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { evaluateInjection, idParity, parseLabelledCorpus } from './evaluate.ts';
+import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
+import { parseLabelledCorpus } from './evaluate.ts';
+import { screeningQuality } from './quality-report.ts';
+import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
 
 // Resolved like scripts/eval-injection.ts: <repo>/../shared/corpora/injection-dev.jsonl.
@@ -10,21 +13,25 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 const corpusPath = resolve(repoRoot, '..', 'shared', 'corpora', 'injection-dev.jsonl');
 const corpusPresent = existsSync(corpusPath);
 
-describe('injection screening quality against quality-baseline.json', () => {
-  const title = corpusPresent ? 'recall and false-positive rates do not regress past the baseline' : `SKIPPED: labelled corpus not found at ${corpusPath}`;
-
-  it.skipIf(!corpusPresent)(title, () => {
-    const items = parseLabelledCorpus(readFileSync(corpusPath, 'utf8'));
-    const sets = [
-      ['overall', evaluateInjection(items), baseline.overall],
-      ['even ids', evaluateInjection(idParity(items, 'even')), baseline.evenIds],
-      ['odd ids', evaluateInjection(idParity(items, 'odd')), baseline.oddIds],
-    ] as const;
-    for (const [name, measured, expected] of sets) {
-      // The misses and false alarms ride along in the message so a failure shows what regressed.
-      expect(measured.recall, `${name}: missed ${JSON.stringify(measured.missesByKind)}`).toBeGreaterThanOrEqual(expected.recall);
-      expect(measured.falsePositiveRate, `${name}: false alarms ${JSON.stringify(measured.falsePositivesByKind)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
-      expect(measured.hardNegativeFalsePositiveRate, `${name}: hard negatives`).toBeLessThanOrEqual(expected.hardNegativeFalsePositiveRate);
+describe('injection screening quality on untouched sets (quality-baseline.json)', () => {
+  it('does not regress on the generated test split (families never trained or tuned on)', { timeout: 120_000 }, () => {
+    const quality = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), screenItem);
+    const all = quality.find((row) => row.lang === 'all');
+    const expected = baseline.generatedTest;
+    expect(all?.recall.rate, `missed ${JSON.stringify(all?.missedKinds)}`).toBeGreaterThanOrEqual(expected.recall);
+    expect(all?.falsePositiveRate.rate, `false alarms ${JSON.stringify(all?.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
+    expect(all?.hardFalsePositiveRate.rate).toBeLessThanOrEqual(expected.hardNegativeFalsePositiveRate);
+    for (const [lang, floor] of Object.entries(expected.perLanguageRecall)) {
+      const row = quality.find((entry) => entry.lang === lang);
+      expect(row?.recall.rate, `${lang} missed ${JSON.stringify(row?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
     }
+  });
+
+  it.skipIf(!corpusPresent)(corpusPresent ? 'does not regress on ../shared/corpora (an outside set, no longer tuned on)' : `SKIPPED: labelled corpus not found at ${corpusPath}`, { timeout: 120_000 }, () => {
+    const all = screeningQuality(parseLabelledCorpus(readFileSync(corpusPath, 'utf8')), screenItem).find((row) => row.lang === 'all');
+    const expected = baseline.shared;
+    expect(all?.recall.rate, `missed ${JSON.stringify(all?.missedKinds)}`).toBeGreaterThanOrEqual(expected.recall);
+    expect(all?.falsePositiveRate.rate, `false alarms ${JSON.stringify(all?.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
+    expect(all?.hardFalsePositiveRate.rate).toBeLessThanOrEqual(expected.hardNegativeFalsePositiveRate);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { expandToSentence, QUARANTINE_CLOSE, QUARANTINE_OPEN } from './neutralize.ts';
-import { screenItem } from './screen-item.ts';
+import { screenItem as screenWithModel, type ScreenInput } from './screen-item.ts';
+import { RULES_ONLY } from './scoring-model.ts';
+
+// These tests pin how rule evidence is neutralized and wrapped: the rules alone decide the verdict here.
+const screenItem = (input: ScreenInput) => screenWithModel(input, { scoring: RULES_ONLY });
 
 const tag = (text: string) => [...text].map((char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join('');
 

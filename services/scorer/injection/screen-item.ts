@@ -17,7 +17,9 @@ import { sanitizeField, wrapQuarantine } from './neutralize.ts';
 import { normalizeText, toOriginalSpan, type NormalizedText, type Span } from './normalize-text.ts';
 import { createTriggerIndex, type TextSignals } from './rule-triggers.ts';
 import { COMPACT_RULES, LEET_WORD, RAW_RULES, REVERSED_TEXT_HINT, ROT13_HINT, SEPARATED_LETTERS, TEXT_RULES, type Rule, type Technique } from './rules.ts';
-import { DEFAULT_THRESHOLDS, scoreHits, verdictFor, type Hit, type Thresholds, type Verdict } from './score.ts';
+import { scoreWithModel, type ModelVerdictPart } from './learned-model.ts';
+import { scoreHits, verdictFor, type Hit, type Verdict } from './score.ts';
+import { SCORING_MODEL, type ScoringModel } from './scoring-model.ts';
 
 export const screenInputSchema = z.object({
   id: z.string(),
@@ -44,17 +46,22 @@ export interface Evidence {
 
 export interface ScreenResult {
   verdict: Verdict;
+  /** The combined 0..1 risk the verdict is read from (scoring-model.ts). */
   score: number;
+  /** The rules' own risk from their evidence. */
+  ruleScore: number;
+  /** What the learned model said: its probability, calibrated risk, the passage and features behind it; null when disabled. */
+  model: ModelVerdictPart | null;
   evidence: Evidence[];
   hiddenText: string[];
   sanitized: { title: string; content: string | null; summary: string | null };
 }
 
 export interface ScreenOptions {
-  thresholds: Thresholds;
+  scoring: ScoringModel;
 }
 
-export const DEFAULT_SCREEN_OPTIONS: ScreenOptions = { thresholds: DEFAULT_THRESHOLDS };
+export const DEFAULT_SCREEN_OPTIONS: ScreenOptions = { scoring: SCORING_MODEL };
 
 /** A quoted example inside an article about attacks weighs this much of a directive. */
 const QUOTED_IN_DISCUSSION = 0.2;
@@ -126,8 +133,10 @@ export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_
   const scans = normalizedFields.map(({ name, normalized, signals }) => scanField(name, normalized, signals, discussion));
 
   const hits = scans.flatMap((scan) => scan.hits);
-  const score = scoreHits(hits);
-  const verdict = verdictFor(score, options.thresholds);
+  const ruleScore = scoreHits(hits);
+  const model = options.scoring.useModel ? scoreWithModel(fields) : null;
+  const score = options.scoring.combine(ruleScore, model?.risk ?? 0);
+  const verdict = verdictFor(score, options.scoring.thresholds);
   const neutralize = verdict !== 'accept';
   const rules = [...new Set(hits.filter((hit) => hit.role === 'payload').map((hit) => hit.rule))];
   const sanitizedOf = (name: FieldName): string | null => {
@@ -140,6 +149,8 @@ export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_
   return {
     verdict,
     score,
+    ruleScore,
+    model,
     evidence: hits.map(({ rule, technique, field, span, text, weight }) => ({ rule, technique, field, span, text, weight })),
     hiddenText: scans.flatMap((scan) => scan.hidden),
     sanitized: {

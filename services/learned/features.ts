@@ -1,0 +1,107 @@
+/**
+ * Hashed sparse features for the linear models: word unigrams and bigrams (Latin script), character
+ * n-grams of the whole text (punctuation included, so `<|im_start|>` and `[inst]` are features too),
+ * and CJK character unigrams to trigrams. Each feature name is hashed into `2^bits` buckets; the
+ * vector is binary and scaled to unit length. Names are kept on request so a verdict can say which
+ * features drove it.
+ */
+import { fnv1a } from './random.ts';
+
+export interface FeatureRecipe {
+  bits: number;
+  /** Character n-gram sizes over the whole text. */
+  charNgrams: readonly number[];
+  /** Word n-gram sizes over Latin-script words. */
+  wordNgrams: readonly number[];
+  /** CJK character n-gram sizes over runs of CJK characters. */
+  cjkNgrams: readonly number[];
+}
+
+export interface SparseVector {
+  indices: Int32Array;
+  values: Float32Array;
+}
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'._+#-]*/gu;
+
+/** Feature names of one text, in a stable order (duplicates kept; hashing merges them). */
+export function featureNames(text: string, recipe: FeatureRecipe): string[] {
+  const names: string[] = [];
+  const padded = ` ${text} `;
+  for (const size of recipe.charNgrams) for (let index = 0; index + size <= padded.length; index++) names.push(`c${size}:${padded.slice(index, index + size)}`);
+  const words = (text.match(WORD) ?? []).filter((word) => !CJK.test(word));
+  for (const size of recipe.wordNgrams) for (let index = 0; index + size <= words.length; index++) names.push(`w:${words.slice(index, index + size).join(' ')}`);
+  let run = '';
+  const flushRun = () => {
+    for (const size of recipe.cjkNgrams) for (let index = 0; index + size <= run.length; index++) names.push(`z:${run.slice(index, index + size)}`);
+    run = '';
+  };
+  for (const char of text) {
+    if (CJK.test(char)) run += char;
+    else if (run !== '') flushRun();
+  }
+  flushRun();
+  return names;
+}
+
+export function bucketOf(name: string, bits: number): number {
+  return fnv1a(name) & ((1 << bits) - 1);
+}
+
+function continueHash(hash: number, text: string, from: number, to: number): number {
+  let state = hash;
+  for (let index = from; index < to; index++) {
+    state ^= text.charCodeAt(index);
+    state = Math.imul(state, 0x01000193);
+  }
+  return state >>> 0;
+}
+
+/**
+ * The buckets of a text's features; the same buckets as hashing every name of featureNames, but
+ * character n-grams are hashed in place without building strings (the hot path of screening).
+ */
+export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<number> = new Set()): Set<number> {
+  const mask = (1 << recipe.bits) - 1;
+  const padded = ` ${text} `;
+  for (const size of recipe.charNgrams) {
+    const prefix = fnv1a(`c${size}:`);
+    for (let index = 0; index + size <= padded.length; index++) into.add(continueHash(prefix, padded, index, index + size) & mask);
+  }
+  const words = (text.match(WORD) ?? []).filter((word) => !CJK.test(word));
+  for (const size of recipe.wordNgrams) for (let index = 0; index + size <= words.length; index++) into.add(fnv1a(`w:${words.slice(index, index + size).join(' ')}`) & mask);
+  const zPrefix = fnv1a('z:');
+  let runStart = -1;
+  const flush = (end: number) => {
+    for (const size of recipe.cjkNgrams) for (let index = runStart; index + size <= end; index++) into.add(continueHash(zPrefix, text, index, index + size) & mask);
+    runStart = -1;
+  };
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const cjk = (code >= 0x3400 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
+    if (cjk && runStart < 0) runStart = index;
+    else if (!cjk && runStart >= 0) flush(index);
+  }
+  if (runStart >= 0) flush(text.length);
+  return into;
+}
+
+/** A binary, unit-length vector over the given buckets. */
+export function toVector(buckets: ReadonlySet<number>): SparseVector {
+  const indices = Int32Array.from(buckets).sort();
+  const value = indices.length === 0 ? 0 : 1 / Math.sqrt(indices.length);
+  return { indices, values: new Float32Array(indices.length).fill(value) };
+}
+
+/** Binary, unit-length hashed vector of a text, plus the extra named features given (e.g. rule hits). */
+export function vectorize(text: string, recipe: FeatureRecipe, extra: readonly string[] = []): SparseVector {
+  const buckets = featureBuckets(text, recipe);
+  for (const name of extra) buckets.add(bucketOf(name, recipe.bits));
+  return toVector(buckets);
+}
+
+/** Hashes the recipe so a cached model is rebuilt whenever the features change. */
+export function recipeKey(recipe: FeatureRecipe): string {
+  return JSON.stringify(recipe);
+}
