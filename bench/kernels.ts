@@ -24,7 +24,8 @@ import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } f
 import { TOPICS, TOPIC_NAMES, valueSubject, type TopicName } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
 import { measureRate, measureRateAsync, type RateSample } from './measure.ts';
-import { HOSTS, INJECTIONS, createRandom, paragraph, pick, sentence } from './payloads.ts';
+import { HOSTS, INJECTIONS, paragraph, sentence } from './payloads.ts';
+import { createRandom, pick } from '../services/learned/random.ts';
 import { generateRuns, rawMessagesOf, scoreInProcess } from './stages.ts';
 
 export interface KernelFigures {

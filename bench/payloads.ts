@@ -6,18 +6,7 @@
  */
 import { topicKey } from '../runtime/ids.ts';
 import type { RawResult, RequestContext } from '../schemas/messages.ts';
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same messages every run. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom, pick } from '../services/learned/random.ts';
 
 const WORDS = [
   'kafka', 'broker', 'partition', 'consumer', 'producer', 'offset', 'replication', 'controller', 'kraft', 'cluster',
@@ -47,9 +36,6 @@ export const RESULTS_PER_RESPONSE = 10;
 const CONTENT_CHARS = 1_500;
 const BASE_REQUESTED_MS = Date.parse('2026-11-30T00:00:00Z');
 
-export function pick<T>(random: () => number, list: readonly T[]): T {
-  return list[Math.floor(random() * list.length)]!;
-}
 
 export function sentence(random: () => number): string {
   const length = 8 + Math.floor(random() * 10);

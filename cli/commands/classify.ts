@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
+import { jsonLines } from '../json-lines.ts';
 import { classifyQuery, type QueryClassification } from '../../services/retriever/intent/classify-query.ts';
 
 /** The human-readable report: intent, search settings, the evidence, then the sub-queries. */
@@ -30,20 +31,12 @@ const jsonlQuerySchema = z.union([z.string(), z.looseObject({ id: z.union([z.str
  */
 export function classifyJsonLines(text: string, sourceLabel: string, now: Date = new Date()): string {
   const queries: Array<{ id?: string | number | undefined; query: string }> = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `${sourceLabel} line ${index + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be "a query" or {"id": …, "query": "…"}`, { details: { line: index + 1 } });
-    }
+  for (const { json, where, line } of jsonLines(text, sourceLabel, `"a query" or {"id": …, "query": "…"}`)) {
     const parsed = jsonlQuerySchema.safeParse(json);
     const query = parsed.success ? (typeof parsed.data === 'string' ? parsed.data : parsed.data.query) : '';
-    if (!parsed.success || query.trim() === '') throw new SkryaError('INVALID_INPUT', `${where} has no query: each line must be "a query" or {"id": …, "query": "…"}`, { details: { line: index + 1 } });
+    if (!parsed.success || query.trim() === '') throw new SkryaError('INVALID_INPUT', `${where} has no query: each line must be "a query" or {"id": …, "query": "…"}`, { details: { line } });
     queries.push({ id: typeof parsed.data === 'string' ? undefined : parsed.data.id, query });
-  });
+  }
   return queries.map(({ id, query }) => `${JSON.stringify({ ...(id === undefined ? {} : { id }), query, ...classifyQuery(query, { now }) })}\n`).join('');
 }
 

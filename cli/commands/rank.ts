@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
+import { jsonLines } from '../json-lines.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
 import { rankItems, type RankableItem, type RankedItem } from '../../services/collector/dedupe/rank-items.ts';
 import { renderDigest } from '../../services/collector/synthesis/render-digest.ts';
@@ -83,18 +84,10 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
   const items: RankInputItem[] = [];
   // Lines of one source are that provider's list, in its order: the line order is the provider rank.
   const listLengths = new Map<string, number>();
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `${fileLabel} line ${index + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`, { details: { line: index + 1 } });
-    }
+  for (const { json, where, line } of jsonLines(text, fileLabel, `one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`)) {
     const parsed = providerResultSchema.safeParse(json);
     if (!parsed.success) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: index + 1 } });
+      throw new SkryaError('INVALID_INPUT', `${where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line } });
     }
     const result = parsed.data;
     const provider = result.source === '' ? 'unknown' : result.source;
@@ -112,9 +105,9 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
       providerRank,
       resultList: provider,
       result,
-      line: index + 1,
+      line,
     });
-  });
+  }
   return items;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
+import { jsonLines } from '../json-lines.ts';
 import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } from '../../services/scorer/injection/screen-item.ts';
 
 /**
@@ -14,23 +15,13 @@ import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } fr
 /** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
 export function parseScreenInputs(text: string, sourceLabel: string): ScreenInput[] {
   const inputs: ScreenInput[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `${sourceLabel} line ${index + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not JSON (${error instanceof Error ? error.message : String(error)}): each line must be one object like {"id": …, "title": …, "content": …, "url": …}`, {
-        details: { line: index + 1 },
-      });
-    }
+  for (const { json, where, line } of jsonLines(text, sourceLabel, `one object like {"id": …, "title": …, "content": …, "url": …}`)) {
     const parsed = screenInputSchema.safeParse(json);
     if (!parsed.success) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not an item to screen: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: index + 1 } });
+      throw new SkryaError('INVALID_INPUT', `${where} is not an item to screen: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line } });
     }
     inputs.push(parsed.data);
-  });
+  }
   return inputs;
 }
 
