@@ -72,6 +72,27 @@ describe('assembleBatch', () => {
     expect(ids(batch)).toEqual(['aa', 'zz', 'mid', 'low']);
   });
 
+  it('cuts ties by canonical URL, then content hash, never by ids that change with the run', () => {
+    // 12 items with one score, cut to 5: whatever ids a run gives them and whatever order they
+    // arrive in, the same five URLs are kept, in the same order.
+    const evidence = Array.from({ length: 12 }, (_unused, index) => ({ url: `https://example.com/story-${String((index * 7) % 12).padStart(2, '0')}`, hash: index.toString(16).padStart(32, '0') }));
+    const keptUrls = (runTag: string, order: number[]) => {
+      const items = order.map((index) => {
+        const { url, hash } = evidence[index]!;
+        return item(`${runTag}-${index}`, { url, canonical_url: url, content_hash: hash, score: 0.5, position: index });
+      });
+      return assembleBatch(run(items, { request: { ...requestContextFixture, max_items: 5 } })).items.map((entry) => entry.canonical_url);
+    };
+    const expected = evidence.map((entry) => entry.url).sort().slice(0, 5);
+    fc.assert(fc.property(
+      fc.stringMatching(/^[a-z]{1,8}$/),
+      fc.shuffledSubarray(evidence.map((_entry, index) => index), { minLength: evidence.length, maxLength: evidence.length }),
+      (runTag, order) => {
+        expect(keptUrls(runTag, order)).toEqual(expected);
+      },
+    ), { numRuns: 50 });
+  });
+
   it('keeps provider order (response, then position) when there are no scores', () => {
     const unscored = { score: null, components: null };
     const batch = assembleBatch(run([

@@ -45,6 +45,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     title: item.title,
     text: item.content ?? item.summary ?? '',
     score: item.score,
+    contentHash: item.content_hash,
     item,
   })));
   const merged = clusters.map((cluster) => {
@@ -60,7 +61,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
       components,
     };
   });
-  const ranked = rankOrder(merged).map((index) => merged[index]!);
+  const ranked = rankOrder(merged.map((item) => ({ id: item.id, score: item.score, canonicalUrl: item.canonical_url, contentHash: item.content_hash }))).map((index) => merged[index]!);
   const items = ranked.slice(0, run.request.max_items);
 
   const counts: RunCounts = {
