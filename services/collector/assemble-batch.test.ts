@@ -110,6 +110,9 @@ describe('assembleBatch', () => {
     const batch = assembleBatch(run(items, { request: { ...requestContextFixture, max_items: 3 } }));
     expect(ids(batch)).toEqual(['i6', 'i5', 'i4']);
     expect(batch.stats.cut_by_max_items).toBe(4);
+    // The cut items travel on by identity only, so the sink can remember them as found.
+    expect(batch.cut.map((entry) => entry.id)).toEqual(['i3', 'i2', 'i1', 'i0']);
+    expect(batch.cut[0]).toEqual({ id: 'i3', title: 'Story i3', url: 'https://example.com/i3', canonical_url: 'https://example.com/i3', content_hash: items[3]!.content_hash });
     expect(batch.stats.counts.raw_items).toBe(7);
   });
 

@@ -80,6 +80,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     producer: run.producer,
     request: run.request,
     items,
+    cut: ranked.slice(run.request.max_items).map((item) => ({ id: item.id, title: item.title, url: item.url, canonical_url: item.canonical_url, content_hash: item.content_hash })),
     stats: {
       counts,
       merged_duplicates: kept.length - merged.length,

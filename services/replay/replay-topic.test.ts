@@ -65,7 +65,7 @@ describe('replayTopic', () => {
   it('writes the replay folder with its diff and leaves no staging folder', async () => {
     const summary = await replay([...RUN_A, ...RUN_B]);
     expect(summary.dir).toBe(target());
-    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json', 'normalized/20261130T100000000Z.json']);
+    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json', 'normalized/20261130T100000000Z.json']);
     expect(fs.readdirSync(path.dirname(target()))).toEqual(['test-replay']);
     expect(summary.report.runs.map((run) => [run.run_id, run.original, run.counts.new])).toEqual([['run-a', 'missing', 1], ['run-b', 'missing', 1]]);
     expect(JSON.parse(fs.readFileSync(path.join(target(), 'diff.json'), 'utf8'))).toEqual(summary.report);
@@ -98,7 +98,7 @@ describe('replayTopic', () => {
   it('replaces an earlier replay of the same id whole, so no file of it survives', async () => {
     await replay([...RUN_A, ...RUN_B]);
     await replay(RUN_A);
-    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json']);
+    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json']);
   });
 
   it('keeps the earlier replay and removes the staging folder when a replay fails', async () => {
