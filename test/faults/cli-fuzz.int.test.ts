@@ -71,6 +71,10 @@ function cases(): CliCase[] {
     list.push({ name: `ingest --producer ${JSON.stringify(producer)}`, files: { 'output.txt': 'a tool wrote this' }, args: (inputs) => ['ingest', path.join(inputs, 'output.txt'), '--tenant', 'acme', '--topic', 'kafka-ops', '--producer', producer], exit: 2 }));
   sample(fc.jsonValue({ maxDepth: 2 }).filter((value) => value !== 'skrya.ingest.v1'), 1, 8).forEach((version) =>
     list.push({ name: `ingest: a document with interface_version ${JSON.stringify(version)}`, files: { 'doc.json': JSON.stringify({ interface_version: version, topic_id: 'kafka-ops', items: [] }) }, args: ingest('doc.json'), exit: 2 }));
+  // Readable, but nothing to publish: a failed operation (exit 1), and nothing is published without --allow-empty.
+  list.push({ name: 'ingest: a file that is no tool output (/etc/passwd)', files: { 'passwd': 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n' }, args: ingest('passwd'), exit: 1 });
+  list.push({ name: 'ingest: a tool that printed an error', files: { 'error.txt': 'Error: API key invalid (401)\n' }, args: ingest('error.txt'), exit: 1 });
+  list.push({ name: 'ingest: an empty list of results', files: { 'empty.json': '{"results": []}' }, args: ingest('empty.json'), exit: 1 });
   list.push({ name: 'ingest: JSON holding no list of results', files: { 'doc.json': JSON.stringify({ interface_version: 'skrya.ingest.v1', topic_id: 'kafka-ops', items: 'none' }) }, args: ingest('doc.json'), exit: 2 });
   sample(notJson, 1, 9).forEach((line, index) => list.push({ name: `screen: a line that is not JSON (${index})`, files: { [`items-${index}.jsonl`]: `${line}\n` }, args: (inputs) => ['screen', '--jsonl', path.join(inputs, `items-${index}.jsonl`)], exit: 2 }));
   sample(fc.oneof(notJson, fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'null')), 1, 11).forEach((text, index) =>
