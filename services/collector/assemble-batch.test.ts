@@ -67,7 +67,7 @@ describe('assembleBatch', () => {
     expect(batch.stats.counts).toEqual({ raw_responses: 4, raw_items: 4, accepted: 1, downweighted: 1, quarantined: 1, dropped: 1, normalize_failures: 2 });
   });
 
-  it('ranks by score, ties by id', () => {
+  it('ranks by score, ties by canonical URL', () => {
     const batch = assembleBatch(run([item('low', { score: 0.1 }), item('zz', { score: 0.9 }), item('aa', { score: 0.9 }), item('mid', { score: 0.5 })]));
     expect(ids(batch)).toEqual(['aa', 'zz', 'mid', 'low']);
   });
