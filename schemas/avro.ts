@@ -296,6 +296,25 @@ export const ingestBatchAvro = {
     { name: 'request', type: requestContext },
     { name: 'items', type: { type: 'array', items: scoredItem } },
     {
+      name: 'cut',
+      doc: 'Items ranked below max_items: not in the document, but found (change tracking remembers them).',
+      type: {
+        type: 'array',
+        items: {
+          type: 'record',
+          name: 'CutItem',
+          fields: [
+            { name: 'id', type: 'string' },
+            { name: 'title', type: 'string' },
+            { name: 'url', ...nullableString },
+            { name: 'canonical_url', ...nullableString },
+            { name: 'content_hash', type: 'string' },
+          ],
+        },
+      },
+      default: [],
+    },
+    {
       name: 'stats',
       type: {
         type: 'record',

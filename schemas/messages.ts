@@ -187,6 +187,16 @@ export const scoredResultSchema = z.discriminatedUnion('kind', [
 ]);
 export type ScoredResult = z.infer<typeof scoredResultSchema>;
 
+/** An item ranked below max_items: left out of the document, but found, so change tracking remembers it. */
+export const cutItemSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  url: nullableString,
+  canonical_url: nullableString,
+  content_hash: z.string().regex(/^[0-9a-f]{16,64}$/),
+});
+export type CutItem = z.infer<typeof cutItemSchema>;
+
 export const ingestBatchSchema = z.object({
   interface_version: z.literal(INGEST_VERSION),
   tenant: id,
@@ -196,6 +206,7 @@ export const ingestBatchSchema = z.object({
   producer: producerSchema,
   request: requestContextSchema,
   items: z.array(scoredItemSchema),
+  cut: z.array(cutItemSchema),
   stats: z.object({
     counts: runCountsSchema,
     merged_duplicates: count,

@@ -30,9 +30,14 @@ async function waitForRun(file: string, runId: string, timeoutMs: number): Promi
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      const document = JSON.parse(fs.readFileSync(file, 'utf8')) as LatestDocument;
+      const document = JSON.parse(fs.readFileSync(file, 'utf8')) as LatestDocument & { last_attempt?: { run_id: string; status: string; reason: string } | null };
       if (document.run_id === runId) return document;
-    } catch {
+      // The run failed or was incomplete: latest-ingest.json kept the last good run and names it.
+      if (document.last_attempt?.run_id === runId) {
+        throw new SkryaError('PROVIDER_UNAVAILABLE', `the run ${runId} is ${document.last_attempt.status}: ${document.last_attempt.reason}; ${file} still holds the last good run, ${document.run_id}`);
+      }
+    } catch (error) {
+      if (error instanceof SkryaError) throw error;
       // Not written yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -33,6 +33,43 @@ export function checkIngestDocument(text: string, topicId: string): { capabiliti
   return { capabilities: declared.filter((capability): capability is Capability => (CAPABILITIES as readonly unknown[]).includes(capability)) };
 }
 
+/**
+ * True when the output is a well-formed empty answer: a JSON list of results with nothing in it
+ * (bare, or the first list of a JSON object). The tool answered and found nothing; that is a good,
+ * empty run. Anything else without results (an error message, a file that is not a tool's output)
+ * is no answer at all.
+ */
+export function isEmptyResultList(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (Array.isArray(parsed)) return parsed.length === 0;
+  if (typeof parsed !== 'object' || parsed === null) return false;
+  const list = Object.values(parsed).find(Array.isArray);
+  return list !== undefined && list.length === 0;
+}
+
+/**
+ * What ingesting an output with these results does: publish it (with the status the run records for
+ * the tool), or refuse with the reason. No usable result is refused unless `allowEmpty`; then a
+ * well-formed empty list is a good, empty run and anything else a run whose only source failed.
+ */
+export function ingestDecision(input: { results: number; emptyList: boolean; allowEmpty: boolean; source: string; bytes: number }):
+  | { publish: true; status: 'ok' | 'error'; code: 'EMPTY_RESULTS' | null; message: string | null }
+  | { publish: false; reason: string } {
+  if (input.results > 0) return { publish: true, status: 'ok', code: null, message: null };
+  const what = input.emptyList ? 'an empty list of results' : `no result (${input.bytes} bytes with neither JSON results nor links)`;
+  if (!input.allowEmpty) {
+    return { publish: false, reason: `${input.source} holds ${what}: nothing was published and the topic's latest-ingest.json is unchanged. Check the tool's output, or pass --allow-empty to record it as a run (an empty list becomes an empty run; anything else a failed attempt)` };
+  }
+  return input.emptyList
+    ? { publish: true, status: 'ok', code: null, message: null }
+    : { publish: true, status: 'error', code: 'EMPTY_RESULTS', message: `the output holds ${what}` };
+}
+
 function parseCapabilities(list: string | undefined): Capability[] | null {
   if (list === undefined) return null;
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
@@ -49,7 +86,8 @@ export function registerIngestCommand(program: Command): void {
     .requiredOption('--topic <topic-id>', 'topic id')
     .requiredOption('--producer <name>', 'the tool that produced the output (recorded in run artifacts only)')
     .option('--capabilities <list>', `capabilities the tool served, comma-separated (${CAPABILITIES.join(', ')})`)
-    .action(async (file: string, options: { tenant: string; topic: string; producer: string; capabilities?: string }) => {
+    .option('--allow-empty', 'publish even when the output holds no usable result: an empty JSON list becomes an empty run, anything else a failed attempt (recorded, latest-ingest.json kept)')
+    .action(async (file: string, options: { tenant: string; topic: string; producer: string; capabilities?: string; allowEmpty?: boolean }) => {
       const tenant = assertId('tenant', options.tenant);
       const topicId = assertId('topic', options.topic);
       if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(options.producer)) throw new SkryaError('INVALID_INPUT', `--producer ${JSON.stringify(options.producer)}: use letters, digits, '.', '_' or '-' (at most 64)`);
@@ -71,6 +109,11 @@ export function registerIngestCommand(program: Command): void {
         if (isSkryaError(error) && !error.retriable) throw new SkryaError('INVALID_INPUT', error.message, { cause: error });
         throw error;
       }
+
+      const source = file === '-' ? 'stdin' : file;
+      const decision = ingestDecision({ results: results.length, emptyList: isEmptyResultList(text), allowEmpty: options.allowEmpty === true, source, bytes: Buffer.byteLength(text) });
+      // Exit 1: the input is readable, but there is nothing to publish.
+      if (!decision.publish) throw new SkryaError('EMPTY_RESULTS', decision.reason);
 
       const config = loadConfig();
       const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, tenant, topicId));
@@ -98,7 +141,7 @@ export function registerIngestCommand(program: Command): void {
             response_count: 1,
             started_at: fetchedAt,
             finished_at: fetchedAt,
-            provider_status: capabilities.map((capability) => ({ provider: options.producer, capability, status: 'ok' as const, code: null, message: null, calls: 1, results: results.length })),
+            provider_status: capabilities.map((capability) => ({ provider: options.producer, capability, status: decision.status, code: decision.code, message: decision.message, calls: 1, results: results.length })),
             degradation_log_json: '[]',
             plan_json: null,
           },
@@ -106,6 +149,7 @@ export function registerIngestCommand(program: Command): void {
       } finally {
         await publisher.close();
       }
-      process.stdout.write(`${request.run_id}: ${results.length} result(s) from ${options.producer} published for ${tenant}/${topicId}\n`);
+      const note = decision.status === 'error' ? ' (no usable result: it is recorded as a failed attempt and latest-ingest.json keeps the last good run)' : results.length === 0 ? ' (an empty run)' : '';
+      process.stdout.write(`${request.run_id}: ${results.length} result(s) from ${options.producer} published for ${tenant}/${topicId}${note}\n`);
     });
 }

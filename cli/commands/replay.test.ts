@@ -43,13 +43,14 @@ describe('createProgressReporter', () => {
 describe('summaryLines', () => {
   it('says where the replay went and whether latest-ingest.json moved', () => {
     const report = buildReplayReport({ tenant: 'acme', topicId: 'news', replayId: 'r1', since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z' }, 4, [], []);
-    expect(summaryLines({ dir: '/data/acme/runs/news/replays/r1', report, promoted: null })).toEqual([
+    expect(summaryLines({ dir: '/data/acme/runs/news/replays/r1', report, promoted: null, notPromoted: null })).toEqual([
       'replay r1: acme/news 2026-11-29T00:00:00.000Z .. 2026-11-30T00:00:00.000Z',
       '4 raw results read, 0 rejected; 0 run(s), 0 incomplete',
       '0 new, 0 changed, 0 removed, 0 rescored, 0 unchanged',
       'written to /data/acme/runs/news/replays/r1',
       'latest-ingest.json left as it was (use --promote to replace it)',
     ]);
-    expect(summaryLines({ dir: '/d', report, promoted: '/data/latest-ingest.json' }).at(-1)).toBe('promoted to /data/latest-ingest.json');
+    expect(summaryLines({ dir: '/d', report, promoted: '/data/latest-ingest.json', notPromoted: null }).at(-1)).toBe('promoted to /data/latest-ingest.json');
+    expect(summaryLines({ dir: '/d', report, promoted: null, notPromoted: 'no replayed run is good' }).at(-1)).toBe('not promoted, latest-ingest.json left as it was: no replayed run is good');
   });
 });

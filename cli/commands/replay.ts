@@ -53,7 +53,7 @@ export function summaryLines(summary: ReplaySummary): string[] {
     `${report.inputs.read} raw results read, ${report.inputs.rejected.length} rejected; ${totals.runs} run(s), ${totals.incomplete} incomplete`,
     `${totals.new} new, ${totals.changed} changed, ${totals.removed} removed, ${totals.rescored} rescored, ${totals.unchanged} unchanged`,
     `written to ${summary.dir}`,
-    summary.promoted ? `promoted to ${summary.promoted}` : 'latest-ingest.json left as it was (use --promote to replace it)',
+    summary.promoted ? `promoted to ${summary.promoted}` : summary.notPromoted ? `not promoted, latest-ingest.json left as it was: ${summary.notPromoted}` : 'latest-ingest.json left as it was (use --promote to replace it)',
   ];
 }
 
@@ -66,7 +66,7 @@ export function registerReplayCommand(program: Command): void {
     .requiredOption('--since <iso>', 'first broker timestamp to read (ISO 8601 with a time zone)')
     .requiredOption('--until <iso>', 'last broker timestamp to read, inclusive (ISO 8601 with a time zone)')
     .option('--replay-id <id>', 'folder name under replays/ (default: made from --since and --until)')
-    .option('--promote', 'also write the newest replayed run over the topic\'s latest-ingest.json and digest.md')
+    .option('--promote', 'also write the newest good replayed run over the topic\'s latest-ingest.json and digest.md (failed or incomplete runs never replace them; exit 1 when none is good)')
     .action(async (options: { tenant: string; topic: string; since: string; until: string; replayId?: string; promote?: boolean }) => {
       const config = loadConfig();
       const dataRoot = path.resolve(config.SKRYA_DATA_ROOT);
@@ -100,6 +100,11 @@ export function registerReplayCommand(program: Command): void {
         progress.stop();
       }
       if (process.stdout.isTTY) process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
-      else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, replay_id: summary.report.replay_id, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);
+      else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, not_promoted: summary.notPromoted, replay_id: summary.report.replay_id, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);
+      if (summary.notPromoted !== null) {
+        // The replay is written; the promotion asked for did not happen: a failed operation.
+        process.stderr.write(`skrya: not promoted: ${summary.notPromoted}\n`);
+        process.exitCode = 1;
+      }
     });
 }

@@ -72,9 +72,30 @@ describe('assembleBatch', () => {
     expect(batch.stats.counts).toEqual({ raw_responses: 4, raw_items: 4, accepted: 1, downweighted: 1, quarantined: 1, dropped: 1, normalize_failures: 2 });
   });
 
-  it('ranks by score, ties by id', () => {
+  it('ranks by score, ties by canonical URL', () => {
     const batch = assembleBatch(run([item('low', { score: 0.1 }), item('zz', { score: 0.9 }), item('aa', { score: 0.9 }), item('mid', { score: 0.5 })]));
     expect(ids(batch)).toEqual(['aa', 'zz', 'mid', 'low']);
+  });
+
+  it('cuts ties by canonical URL, then content hash, never by ids that change with the run', () => {
+    // 12 items with one score, cut to 5: whatever ids a run gives them and whatever order they
+    // arrive in, the same five URLs are kept, in the same order.
+    const evidence = Array.from({ length: 12 }, (_unused, index) => ({ url: `https://example.com/story-${String((index * 7) % 12).padStart(2, '0')}`, hash: index.toString(16).padStart(32, '0') }));
+    const keptUrls = (runTag: string, order: number[]) => {
+      const items = order.map((index) => {
+        const { url, hash } = evidence[index]!;
+        return item(`${runTag}-${index}`, { url, canonical_url: url, content_hash: hash, score: 0.5, position: index });
+      });
+      return assembleBatch(run(items, { request: { ...requestContextFixture, max_items: 5 } })).items.map((entry) => entry.canonical_url);
+    };
+    const expected = evidence.map((entry) => entry.url).sort().slice(0, 5);
+    fc.assert(fc.property(
+      fc.stringMatching(/^[a-z]{1,8}$/),
+      fc.shuffledSubarray(evidence.map((_entry, index) => index), { minLength: evidence.length, maxLength: evidence.length }),
+      (runTag, order) => {
+        expect(keptUrls(runTag, order)).toEqual(expected);
+      },
+    ), { numRuns: 50 });
   });
 
   it('keeps provider order (response, then position) when there are no scores', () => {
@@ -94,6 +115,9 @@ describe('assembleBatch', () => {
     const batch = assembleBatch(run(items, { request: { ...requestContextFixture, max_items: 3 } }));
     expect(ids(batch)).toEqual(['i6', 'i5', 'i4']);
     expect(batch.stats.cut_by_max_items).toBe(4);
+    // The cut items travel on by identity only, so the sink can remember them as found.
+    expect(batch.cut.map((entry) => entry.id)).toEqual(['i3', 'i2', 'i1', 'i0']);
+    expect(batch.cut[0]).toEqual({ id: 'i3', title: 'Story i3', url: 'https://example.com/i3', canonical_url: 'https://example.com/i3', content_hash: items[3]!.content_hash });
     expect(batch.stats.counts.raw_items).toBe(7);
   });
 

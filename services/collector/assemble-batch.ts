@@ -45,6 +45,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     title: item.title,
     text: item.content ?? item.summary ?? '',
     score: item.score,
+    contentHash: item.content_hash,
     item,
   })));
   const byId = new Map(kept.map((item) => [item.id, item]));
@@ -74,7 +75,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
       components,
     };
   });
-  const ranked = rankOrder(merged).map((index) => merged[index]!);
+  const ranked = rankOrder(merged.map((item) => ({ id: item.id, score: item.score, canonicalUrl: item.canonical_url, contentHash: item.content_hash }))).map((index) => merged[index]!);
   const items = ranked.slice(0, run.request.max_items);
 
   const counts: RunCounts = {
@@ -93,6 +94,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     producer: run.producer,
     request: run.request,
     items,
+    cut: ranked.slice(run.request.max_items).map((item) => ({ id: item.id, title: item.title, url: item.url, canonical_url: item.canonical_url, content_hash: item.content_hash })),
     stats: {
       counts,
       merged_duplicates: kept.length - merged.length,

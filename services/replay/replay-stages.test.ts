@@ -45,10 +45,10 @@ describe('replayStages', () => {
     const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], dir, () => filesAfterPush.push(fs.readdirSync(dir).sort()));
     expect(result.rejected).toEqual([]);
     expect(result.runs).toEqual([{ runId: 'run-a', requestedAt: '2026-11-29T10:00:00.000Z', file: 'normalized/20261129T100000000Z.json', complete: true, incompleteReason: null, items: 3 }]);
-    expect(fs.readdirSync(dir).sort()).toEqual(['digest.md', 'latest-ingest.json', 'normalized']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized']);
     expect(fs.readFileSync(path.join(dir, 'latest-ingest.json'), 'utf8')).toBe(fs.readFileSync(path.join(dir, result.runs[0]!.file), 'utf8'));
     expect(readDocument(dir, 'latest-ingest.json').items.map((item) => item.title).sort()).toEqual(['KRaft migration guide for Kafka release upgrades', 'Kafka 4.1 release brings faster KRaft failover', 'Kafka Streams release notes explained']);
-    expect(filesAfterPush).toEqual([[], [], ['digest.md', 'latest-ingest.json', 'normalized']]);
+    expect(filesAfterPush).toEqual([[], [], ['digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized']]);
   });
 
   it.each<{ name: string; values: RawResult[]; complete: boolean; reason: string | null }>([

@@ -65,7 +65,7 @@ describe('replayTopic', () => {
   it('writes the replay folder with its diff and leaves no staging folder', async () => {
     const summary = await replay([...RUN_A, ...RUN_B]);
     expect(summary.dir).toBe(target());
-    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json', 'normalized/20261130T100000000Z.json']);
+    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json', 'normalized/20261130T100000000Z.json']);
     expect(fs.readdirSync(path.dirname(target()))).toEqual(['test-replay']);
     expect(summary.report.runs.map((run) => [run.run_id, run.original, run.counts.new])).toEqual([['run-a', 'missing', 1], ['run-b', 'missing', 1]]);
     expect(JSON.parse(fs.readFileSync(path.join(target(), 'diff.json'), 'utf8'))).toEqual(summary.report);
@@ -98,7 +98,7 @@ describe('replayTopic', () => {
   it('replaces an earlier replay of the same id whole, so no file of it survives', async () => {
     await replay([...RUN_A, ...RUN_B]);
     await replay(RUN_A);
-    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json']);
+    expect(listing(target())).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized', 'normalized/20261129T100000000Z.json']);
   });
 
   it('keeps the earlier replay and removes the staging folder when a replay fails', async () => {
@@ -131,5 +131,28 @@ describe('replayTopic', () => {
     expect(written === 'untouched' ? 'untouched' : (JSON.parse(written) as { run_id: string }).run_id).toBe(latest);
     expect(summary.promoted).toBe(promote ? path.join(ingest, 'latest-ingest.json') : null);
     expect(fs.readFileSync(path.join(ingest, 'digest.md'), 'utf8') === 'untouched').toBe(!promote);
+    expect(summary.notPromoted).toBeNull();
+  });
+
+  it('--promote never promotes a failed or incomplete run: latest-ingest.json stays and the summary says why', async () => {
+    const ingest = ingestDir(root, 'acme', 'kafka-news');
+    fs.mkdirSync(ingest, { recursive: true });
+    fs.writeFileSync(path.join(ingest, 'latest-ingest.json'), 'the last good run');
+    fs.writeFileSync(path.join(ingest, 'digest.md'), 'the last good digest');
+    // run-b without its end marker in the range: replayed as incomplete.
+    const summary = await replay([RUN_B[0]!], { promote: true });
+    expect(summary.promoted).toBeNull();
+    expect(summary.notPromoted).toContain('no replayed run is good; the newest, run-b, is incomplete: the run did not finish');
+    expect(fs.readFileSync(path.join(ingest, 'latest-ingest.json'), 'utf8')).toBe('the last good run');
+    expect(fs.readFileSync(path.join(ingest, 'digest.md'), 'utf8')).toBe('the last good digest');
+  });
+
+  it('--promote takes the newest good replayed run, naming a later failed one', async () => {
+    const ingest = ingestDir(root, 'acme', 'kafka-news');
+    const failedEnd = runEnd('run-b', REQUEST_B, 0) as Extract<RawResult, { kind: 'RUN_END' }>;
+    const allFailed: RawResult = { ...failedEnd, run_end: { ...failedEnd.run_end, provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'error' as const, code: 'BAD_RESPONSE', message: 'HTTP 500', calls: 1, results: 0 }] } };
+    const summary = await replay([...RUN_A, allFailed], { promote: true, since: '2026-11-29T00:00:00.000Z' });
+    expect(summary.promoted).toBe(path.join(ingest, 'latest-ingest.json'));
+    expect(JSON.parse(fs.readFileSync(path.join(ingest, 'latest-ingest.json'), 'utf8'))).toMatchObject({ run_id: 'run-a', status: 'ok', last_attempt: { run_id: 'run-b', status: 'failed' } });
   });
 });

@@ -15,6 +15,7 @@ import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import { DIGEST_FILE, LATEST_FILE } from '../sink/batch-sink.ts';
+import { MEMORY_FILE } from '../sink/evidence-memory.ts';
 import { writeFileAtomic } from '../sink/write-atomic.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
@@ -51,6 +52,11 @@ export interface ReplaySummary {
   report: ReplayReport;
   /** The file written over the topic's latest-ingest.json, or null without --promote. */
   promoted: string | null;
+  /**
+   * With --promote, why latest-ingest.json was left as it was: no replayed run was good (each
+   * failed or was incomplete), as the live sink would not let such a run replace it either.
+   */
+  notPromoted: string | null;
 }
 
 function readOriginal(file: string): OriginalDocument {
@@ -81,6 +87,12 @@ function seedOriginalRuns(originals: string, staging: string): string[] {
   }
   const target = resolveInside(staging, 'normalized');
   fs.mkdirSync(target, { recursive: true });
+  // The topic's evidence memory too: replayed runs report changes against what the topic has seen.
+  try {
+    fs.copyFileSync(resolveInside(originals, MEMORY_FILE), resolveInside(staging, MEMORY_FILE));
+  } catch {
+    // No memory yet: the sink starts one from the runs linked here.
+  }
   for (const name of names) {
     const from = resolveInside(originals, 'normalized', name);
     try {
@@ -91,6 +103,18 @@ function seedOriginalRuns(originals: string, staging: string): string[] {
     }
   }
   return names.map((name) => `normalized/${name}`);
+}
+
+/** Why none of the replayed runs may become latest-ingest.json: the newest one's status and reason. */
+function notGoodReason(dir: string, files: readonly string[]): string {
+  const newest = [...files].sort().at(-1);
+  if (newest === undefined) return 'no run was replayed';
+  try {
+    const document = JSON.parse(fs.readFileSync(resolveInside(dir, newest), 'utf8')) as { run_id?: unknown; status?: unknown; status_reason?: unknown };
+    return `no replayed run is good; the newest, ${String(document.run_id)}, is ${String(document.status)}: ${String(document.status_reason)}`;
+  } catch {
+    return 'no replayed run is good';
+  }
 }
 
 /** Puts the staged folder where the replay belongs; an older replay of the same id is removed. */
@@ -146,13 +170,20 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     swapIn(dir, target);
 
     let promoted: string | null = null;
-    if (request.promote && result.runs.length > 0) {
-      promoted = resolveInside(originals, LATEST_FILE);
-      writeFileAtomic(promoted, fs.readFileSync(resolveInside(target, LATEST_FILE), 'utf8'));
-      // digest.md describes the run in latest-ingest.json: they move together.
-      writeFileAtomic(resolveInside(originals, DIGEST_FILE), fs.readFileSync(resolveInside(target, DIGEST_FILE), 'utf8'));
+    let notPromoted: string | null = null;
+    if (request.promote) {
+      // The replay's latest-ingest.json is its newest good run (the sink's rules); without one, nothing is promoted.
+      const staged = fs.existsSync(resolveInside(target, LATEST_FILE)) ? fs.readFileSync(resolveInside(target, LATEST_FILE), 'utf8') : null;
+      if (staged === null) {
+        notPromoted = notGoodReason(target, result.runs.map((run) => run.file));
+      } else {
+        promoted = resolveInside(originals, LATEST_FILE);
+        writeFileAtomic(promoted, staged);
+        // digest.md describes the run in latest-ingest.json: they move together.
+        writeFileAtomic(resolveInside(originals, DIGEST_FILE), fs.readFileSync(resolveInside(target, DIGEST_FILE), 'utf8'));
+      }
     }
-    return { dir: target, report, promoted };
+    return { dir: target, report, promoted, notPromoted };
   } finally {
     if (staging.current) fs.rmSync(staging.current.dir, { recursive: true, force: true });
   }

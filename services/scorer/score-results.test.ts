@@ -91,12 +91,12 @@ describe('ids and hashes', () => {
     expect(JSON.stringify(scoreResults(message(), results))).toBe(JSON.stringify(scoreResults(message(), results.map((entry) => ({ ...entry })))));
   });
 
-  it('gives copies of one URL the same id whatever their tracking parameters, and another run another id', () => {
+  it('gives copies of one URL the same id whatever their tracking parameters, and the same evidence in another run the same id', () => {
     const [plain] = scoreResults(message(), [result({})]);
     const [tracked] = scoreResults(message(), [result({ url: 'https://www.theverge.com/2026/04/24/comet-agent-mode?utm_source=rss' })]);
     const [otherRun] = scoreResults(message({}, 'run-20260426t023000z-0a1b2c3d'), [result({})]);
     expect(tracked!.id).toBe(plain!.id);
-    expect(otherRun!.id).not.toBe(plain!.id);
+    expect(otherRun!.id).toBe(plain!.id);
     expect(otherRun!.content_hash).toBe(plain!.content_hash);
   });
 
@@ -105,15 +105,14 @@ describe('ids and hashes', () => {
     ['topic', { topicId: 'kafka-ops' }],
     ['canonical url', { canonicalUrl: 'https://example.com/b' }],
     ['content hash', { contentHash: 'ff' }],
-    ['run', { runId: 'run-2' }],
   ])('itemId changes with the %s', (_name, change) => {
-    const parts = { tenant: 'acme', topicId: 'ai-browser', canonicalUrl: 'https://example.com/a', contentHash: 'aa', runId: 'run-1', position: 0 };
+    const parts = { tenant: 'acme', topicId: 'ai-browser', canonicalUrl: 'https://example.com/a', contentHash: 'aa', position: 0 };
     expect(itemId({ ...parts, ...change })).not.toBe(itemId(parts));
     expect(itemId(parts)).toMatch(/^it-[0-9a-f]{20}$/);
   });
 
   it('itemId falls back to the position only when there is no URL', () => {
-    const parts = { tenant: 'acme', topicId: 'ai-browser', canonicalUrl: null, contentHash: 'aa', runId: 'run-1', position: 0 };
+    const parts = { tenant: 'acme', topicId: 'ai-browser', canonicalUrl: null, contentHash: 'aa', position: 0 };
     expect(itemId({ ...parts, position: 1 })).not.toBe(itemId(parts));
     expect(itemId({ ...parts, canonicalUrl: 'https://example.com/a', position: 1 })).toBe(itemId({ ...parts, canonicalUrl: 'https://example.com/a' }));
   });

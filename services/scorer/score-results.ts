@@ -35,10 +35,14 @@ export function contentHash(title: string, body: string | null): string {
   return sha256(`${title.normalize('NFKC').trim()}\u0000${(body ?? '').normalize('NFKC').trim()}`).slice(0, 32);
 }
 
-/** Deterministic item id: tenant, topic, canonical URL, content hash and run id (BLUEPRINT §2). */
-export function itemId(parts: { tenant: string; topicId: string; canonicalUrl: string | null; contentHash: string; runId: string; position: number }): string {
+/**
+ * Deterministic item id: tenant, topic, canonical URL and content hash. Not the run id: the same
+ * evidence keeps its id from run to run, so identical evidence gives identical files and an agent
+ * can follow an item across runs. Within a run, copies with one URL and text share an id and merge.
+ */
+export function itemId(parts: { tenant: string; topicId: string; canonicalUrl: string | null; contentHash: string; position: number }): string {
   const identity = parts.canonicalUrl ?? `position:${parts.position}`;
-  return `it-${sha256(`${parts.tenant}/${parts.topicId}/${identity}/${parts.contentHash}/${parts.runId}`).slice(0, 20)}`;
+  return `it-${sha256(`${parts.tenant}/${parts.topicId}/${identity}/${parts.contentHash}`).slice(0, 20)}`;
 }
 
 function toComponents(scored: ItemScore, factor: number): { score: number | null; components: ScoreComponents | null } {
@@ -102,7 +106,7 @@ export function scoreResults(message: ResponseMessage, results: readonly Provide
     const url = valid ? valid.url : candidate.url;
     const canonical = url ? canonicalUrl(url) : null;
     const hash = contentHash(title, body);
-    const id = itemId({ tenant: message.tenant, topicId: message.topic_id, canonicalUrl: canonical, contentHash: hash, runId: message.run_id, position });
+    const id = itemId({ tenant: message.tenant, topicId: message.topic_id, canonicalUrl: canonical, contentHash: hash, position });
     const screen = screenItem({ id, title, content: valid?.content ?? result.content, summary: valid?.summary ?? (result.snippet || null), url, html: result.html });
     const verdict = verdictOf(validation.outcome, screen.verdict);
     // The scorer sets the id itself (itemId), so the validator's MISSING_ID would be on every item and explain nothing.

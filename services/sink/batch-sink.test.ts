@@ -5,11 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import type { HandlerContext, IncomingMessage } from '../../runtime/runner.ts';
-import type { IngestBatch } from '../../schemas/messages.ts';
+import type { IngestBatch, ProviderStatus } from '../../schemas/messages.ts';
 import { ingestBatchFixture, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
 import { DIGEST_FILE, LATEST_FILE, createBatchSink } from './batch-sink.ts';
+import { MEMORY_FILE } from './evidence-memory.ts';
 import { diffRuns, renderChanges } from './run-changes.ts';
 import { ingestDocument, renderIngestDocument } from './ingest-document.ts';
+import { runStatusOf } from './run-status.ts';
 
 let root: string;
 beforeEach(() => {
@@ -51,10 +53,10 @@ describe('createBatchSink', () => {
   it('writes normalized/<timestamp>.json, latest-ingest.json and digest.md, and emits nothing', async () => {
     const batch = batchAt('2026-04-25T10:30:00+08:00', 'run-a');
     expect(await sink(batch)).toEqual([]);
-    expect(filesUnder(dir())).toEqual([DIGEST_FILE, LATEST_FILE, 'normalized', 'normalized/20260425T023000000Z.json']);
+    expect(filesUnder(dir())).toEqual([DIGEST_FILE, MEMORY_FILE, LATEST_FILE, 'normalized', 'normalized/20260425T023000000Z.json']);
     const firstRun = diffRuns(null, batch.items);
-    expect(read('normalized/20260425T023000000Z.json')).toBe(renderIngestDocument(batch, firstRun));
-    expect(read(LATEST_FILE)).toBe(renderIngestDocument(batch, firstRun));
+    expect(read('normalized/20260425T023000000Z.json')).toBe(renderIngestDocument(batch, firstRun, runStatusOf(batch)));
+    expect(read(LATEST_FILE)).toBe(renderIngestDocument(batch, firstRun, runStatusOf(batch)));
     expect(read(DIGEST_FILE)).toBe(`${batch.digest_markdown}${renderChanges(firstRun)}`);
   });
 
@@ -140,6 +142,84 @@ describe('createBatchSink', () => {
     });
   });
 
+  describe('failed, incomplete and empty runs', () => {
+    const ok = (status: Partial<ProviderStatus> = {}): ProviderStatus => ({ provider: 'brave_web_search', capability: 'web_search', status: 'ok', code: null, message: null, calls: 1, results: 1, ...status });
+    const good = (at: string, runId: string, title?: string) => {
+      const batch = batchAt(at, runId, title);
+      return { ...batch, stats: { ...batch.stats, provider_status: [ok()] } };
+    };
+    const allFailed = (at: string, runId: string) => {
+      const batch = batchAt(at, runId);
+      return { ...batch, items: [], stats: { ...batch.stats, counts: { ...batch.stats.counts, raw_responses: 0, raw_items: 0, accepted: 0 }, provider_status: [ok({ status: 'error', code: 'AUTH_FAILED', message: 'HTTP 401', results: 0 })] }, digest_markdown: '# ai-browser\n\nNothing.\n' };
+    };
+    const withoutAttempt = (text: string) => JSON.stringify({ ...(JSON.parse(text) as object), last_attempt: null });
+
+    it('records a run in which every source failed, keeps the last good run and names the attempt', async () => {
+      await sink(good('2026-04-25T10:00:00Z', 'run-good', 'Good headline'));
+      const latestBefore = read(LATEST_FILE);
+      const digestBefore = read(DIGEST_FILE);
+      await sink(allFailed('2026-04-25T11:00:00Z', 'run-failed'));
+      // The run itself is recorded, with its status and why.
+      expect(JSON.parse(read('normalized/20260425T110000000Z.json'))).toMatchObject({ run_id: 'run-failed', status: 'failed', status_reason: expect.stringContaining('every source failed: brave_web_search (web_search) error — AUTH_FAILED: HTTP 401'), changes: null, items: [] });
+      // latest-ingest.json is still the good run, byte for byte, apart from naming the attempt.
+      expect(withoutAttempt(read(LATEST_FILE))).toBe(withoutAttempt(latestBefore));
+      expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-good', status: 'ok', last_attempt: { run_id: 'run-failed', status: 'failed', file: 'normalized/20260425T110000000Z.json', reason: expect.stringContaining('AUTH_FAILED') } });
+      expect(read(DIGEST_FILE)).toContain('**Last attempt failed**: run-failed');
+      expect(read(DIGEST_FILE).endsWith(digestBefore)).toBe(true);
+      // The same failed batch again: the same bytes.
+      const files = filesUnder(dir()).map((name) => [name, name.includes('.') ? read(name) : '']);
+      await sink(allFailed('2026-04-25T11:00:00Z', 'run-failed'));
+      expect(filesUnder(dir()).map((name) => [name, name.includes('.') ? read(name) : ''])).toEqual(files);
+    });
+
+    it('a later good run replaces latest and clears the note; a good run older than the attempt keeps it named', async () => {
+      await sink(good('2026-04-25T10:00:00Z', 'run-a'));
+      await sink(allFailed('2026-04-25T12:00:00Z', 'run-failed'));
+      await sink(good('2026-04-25T11:00:00Z', 'run-b', 'Late but good'));
+      expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-b', last_attempt: { run_id: 'run-failed' } });
+      expect(read(DIGEST_FILE)).toMatch(/^<!-- skrya:last-attempt -->\n> \*\*Last attempt failed\*\*: run-failed[^\n]*What follows is still the last good run, run-b\./);
+      expect(read(DIGEST_FILE)).toContain('Late but good');
+      await sink(good('2026-04-25T13:00:00Z', 'run-c', 'Fresh'));
+      expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-c', last_attempt: null });
+      expect(read(DIGEST_FILE)).not.toContain('Last attempt');
+      // run-c compares with run-b, the last good run, not with the failed attempt.
+      expect(JSON.parse(read(LATEST_FILE)).changes).toMatchObject({ previous_run_id: 'run-b' });
+    });
+
+    it('an incomplete run is recorded but does not replace latest', async () => {
+      await sink(good('2026-04-25T10:00:00Z', 'run-a'));
+      const partial = good('2026-04-25T11:00:00Z', 'run-partial', 'Half a run');
+      await sink({ ...partial, stats: { ...partial.stats, complete: false, incomplete_reason: 'no run-end marker within 60 s' } });
+      expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-a', last_attempt: { run_id: 'run-partial', status: 'incomplete', reason: 'the run did not finish: no run-end marker within 60 s' } });
+      expect(JSON.parse(read('normalized/20260425T110000000Z.json'))).toMatchObject({ status: 'incomplete', items: [{ title: 'Half a run' }] });
+    });
+
+    it('a failed first run writes no latest-ingest.json, and digest.md says there is no good run yet', async () => {
+      await sink(allFailed('2026-04-25T11:00:00Z', 'run-failed'));
+      expect(fs.existsSync(path.join(dir(), LATEST_FILE))).toBe(false);
+      expect(read(DIGEST_FILE)).toContain('There is no good run of this topic yet.');
+    });
+
+    it('a genuinely empty run (sources answered, nothing in the window) is a good run and says so', async () => {
+      await sink(good('2026-04-25T10:00:00Z', 'run-a', 'Old news'));
+      const empty = good('2026-04-25T11:00:00Z', 'run-empty');
+      await sink({ ...empty, items: [] });
+      expect(JSON.parse(read(LATEST_FILE))).toMatchObject({ run_id: 'run-empty', status: 'empty', status_reason: '1 source(s) answered and found nothing in the window', items: [], last_attempt: null });
+      expect(JSON.parse(read(LATEST_FILE)).changes.removed.map((entry: { title: string }) => entry.title)).toEqual(['Old news']);
+    });
+
+    it('two runs over the same evidence: zero changes and byte-identical items', async () => {
+      const first = good('2026-04-25T10:00:00Z', 'run-1');
+      const cut = [{ id: 'it-cut', title: 'Cut story', url: 'https://example.com/cut', canonical_url: 'https://example.com/cut', content_hash: 'cc'.repeat(16) }];
+      await sink({ ...first, cut });
+      await sink({ ...good('2026-04-25T11:00:00Z', 'run-2'), cut });
+      const one = JSON.parse(read('normalized/20260425T100000000Z.json')) as { items: unknown };
+      const two = JSON.parse(read('normalized/20260425T110000000Z.json')) as { items: unknown; changes: unknown };
+      expect(JSON.stringify(two.items)).toBe(JSON.stringify(one.items));
+      expect(two.changes).toEqual({ previous_run_id: 'run-1', new: [], changed: [], moved_in: [], moved_out: [], removed: [] });
+    });
+  });
+
   it.each([
     ['tenant', { tenant: '../x' }],
     ['topic', { topic_id: '../../x' }],
@@ -159,11 +239,12 @@ describe('createBatchSink', () => {
 });
 
 const NO_CHANGES = diffRuns(null, []);
+const OK = runStatusOf(ingestBatchFixture());
 
 describe('ingestDocument', () => {
   it('lists spec 000 fields and what Skrya adds, built from the batch alone', () => {
     const batch = ingestBatchFixture();
-    const document = ingestDocument(batch, NO_CHANGES);
+    const document = ingestDocument(batch, NO_CHANGES, OK);
     expect(document).toMatchObject({
       interface_version: 'skrya.ingest.v1',
       topic_id: 'ai-browser',
@@ -176,12 +257,12 @@ describe('ingestDocument', () => {
 
   it('keeps a malformed degradation log verbatim instead of failing the batch', () => {
     const batch = ingestBatchFixture();
-    const document = ingestDocument({ ...batch, stats: { ...batch.stats, degradation_log_json: 'not json' } }, NO_CHANGES);
+    const document = ingestDocument({ ...batch, stats: { ...batch.stats, degradation_log_json: 'not json' } }, NO_CHANGES, OK);
     expect(document.stats.degradation_log).toBe('not json');
   });
 
   it('renders the same bytes for the same batch', () => {
-    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES)).toBe(renderIngestDocument(ingestBatchFixture(), NO_CHANGES));
-    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES).endsWith('}\n')).toBe(true);
+    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES, OK)).toBe(renderIngestDocument(ingestBatchFixture(), NO_CHANGES, OK));
+    expect(renderIngestDocument(ingestBatchFixture(), NO_CHANGES, OK).endsWith('}\n')).toBe(true);
   });
 });

@@ -1,17 +1,20 @@
 /**
  * sink, batches: ingest-normalized → <data-root>/<tenant>/runs/<topic>/ingest/
- * normalized/<timestamp>.json and digest.md for every run; latest-ingest.json when the run is the
- * newest seen for that topic, with what changed since the previous run. Atomic and idempotent: the
- * same batch twice gives the same bytes.
+ * normalized/<timestamp>.json for every run, with its status (run-status.ts); latest-ingest.json
+ * and digest.md when the run is good and the newest seen for that topic, with what changed against
+ * the topic's evidence memory (evidence-memory.ts, run-changes.ts). A failed or incomplete run
+ * does not replace them: they keep the last good run and name the attempt and why it failed.
+ * Atomic and idempotent: the same batch twice gives the same bytes.
  */
 import fs from 'node:fs';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { resolveInside } from '../../runtime/ids.ts';
 import { drop, type Handler } from '../../runtime/runner.ts';
-import type { IngestBatch } from '../../schemas/messages.ts';
 import { compactTimestamp } from './file-names.ts';
-import { ingestDocument, renderIngestDocument } from './ingest-document.ts';
-import { diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
+import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
+import { renderIngestDocument, type LastAttempt } from './ingest-document.ts';
+import { changesSince, diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
+import { runStatusOf } from './run-status.ts';
 import { writeFileAtomic } from './write-atomic.ts';
 
 export const LATEST_FILE = 'latest-ingest.json';
@@ -32,27 +35,46 @@ export interface BatchSinkOptions {
   keepWrittenRuns?: boolean;
 }
 
-/** The document minus its comparison with the previous run, which depends on the folder, not on the batch. */
+/** The document minus its comparison with earlier runs, which depends on the folder, not on the batch. */
 function withoutChanges(document: object): string {
-  return JSON.stringify({ ...document, changes: null });
+  return JSON.stringify({ ...document, changes: null, last_attempt: null });
 }
 
-/** True when `file` holds this run already, from a batch other than this one. */
-function writtenFromAnotherBatch(file: string, batch: IngestBatch, changes: RunChanges): boolean {
-  let existing: { run_id?: unknown };
+function readJson(file: string): Record<string, unknown> | null {
   try {
-    existing = JSON.parse(fs.readFileSync(file, 'utf8')) as { run_id?: unknown };
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
-    return false;
+    return null;
   }
-  return existing.run_id === batch.run_id && withoutChanges(existing) !== withoutChanges(ingestDocument(batch, changes));
 }
 
-/** The requested_at of the run currently in latest-ingest.json, or null. */
-function currentLatestRequestedAt(file: string): string | null {
+/** What latest-ingest.json currently holds: its run's requested_at and the failed attempt it names, if any. */
+function latestState(document: Record<string, unknown> | null): { runAt: string; attempt: LastAttempt | null } | null {
+  if (document === null || typeof document.run_requested_at !== 'string') return null;
+  const attempt = document.last_attempt as LastAttempt | null | undefined;
+  return { runAt: document.run_requested_at, attempt: attempt && typeof attempt.requested_at === 'string' ? attempt : null };
+}
+
+const later = (a: string, b: string) => Date.parse(a) > Date.parse(b);
+
+/** The first lines of digest.md while the topic's last attempt failed: the rest is still the last good run. */
+const ATTEMPT_MARK = '<!-- skrya:last-attempt -->';
+
+function attemptNote(attempt: LastAttempt, goodRunId: string | null): string {
+  const still = goodRunId === null ? 'There is no good run of this topic yet.' : `What follows is still the last good run, ${goodRunId}.`;
+  return `${ATTEMPT_MARK}\n> **Last attempt ${attempt.status}**: ${attempt.run_id} (requested ${attempt.requested_at}): ${attempt.reason}. ${still} Its record: \`${attempt.file}\`.\n\n`;
+}
+
+function withoutAttemptNote(digest: string): string {
+  if (!digest.startsWith(ATTEMPT_MARK)) return digest;
+  const end = digest.indexOf('\n\n', ATTEMPT_MARK.length);
+  return end === -1 ? '' : digest.slice(end + 2);
+}
+
+function readText(file: string): string | null {
   try {
-    const current = JSON.parse(fs.readFileSync(file, 'utf8')) as { run_requested_at?: unknown; run_id?: unknown };
-    return typeof current.run_requested_at === 'string' ? current.run_requested_at : null;
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -65,19 +87,56 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
     handle({ value: batch }) {
       const dir = target(batch.tenant, batch.topic_id);
       const stamp = compactTimestamp(batch.request.requested_at);
-      const changes = diffRuns(previousRun(dir, stamp), batch.items);
+      const runName = `normalized/${stamp}.json`;
       const runFile = resolveInside(dir, 'normalized', `${stamp}.json`);
-      if (options.keepWrittenRuns && writtenFromAnotherBatch(runFile, batch, changes)) {
+      const outcome = runStatusOf(batch);
+      const existing = readJson(runFile);
+      const sameRun = existing !== null && existing.run_id === batch.run_id;
+      const bare = renderIngestDocument(batch, null, outcome);
+      if (options.keepWrittenRuns && sameRun && withoutChanges(existing) !== withoutChanges(JSON.parse(bare) as object)) {
         return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
       }
-      const document = renderIngestDocument(batch, changes);
+      const memory = readMemory(dir);
+      let changes: RunChanges | null = null;
+      if (outcome.good) {
+        if (sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(bare) as object) && existing.changes) {
+          // A redelivery: the comparison made the first time stands, whatever the memory has learnt since.
+          changes = existing.changes as RunChanges;
+        } else {
+          const prior = runsBefore(memory, stamp, batch.request.requested_at);
+          changes = prior.length > 0 ? changesSince(prior, { kept: batch.items, cut: batch.cut }) : diffRuns(previousRun(dir, stamp), batch.items);
+        }
+      }
+      const document = renderIngestDocument(batch, changes, outcome);
       writeFileAtomic(runFile, document);
-      const latest = resolveInside(dir, LATEST_FILE);
-      const current = currentLatestRequestedAt(latest);
-      // An older run (a late batch, a re-delivery) never replaces a newer latest.
-      if (current === null || Date.parse(batch.request.requested_at) >= Date.parse(current)) {
-        writeFileAtomic(latest, document);
-        writeFileAtomic(resolveInside(dir, DIGEST_FILE), `${batch.digest_markdown}${renderChanges(changes)}`);
+      if (outcome.good) {
+        writeMemory(dir, remember(memory, rememberedRun({ stamp, runId: batch.run_id, requestedAt: batch.request.requested_at, kept: batch.items, cut: batch.cut })));
+      }
+
+      const latestFile = resolveInside(dir, LATEST_FILE);
+      const digestFile = resolveInside(dir, DIGEST_FILE);
+      const current = latestState(readJson(latestFile));
+      if (outcome.good) {
+        // An older run (a late batch, a re-delivery) never replaces a newer latest.
+        if (current !== null && later(current.runAt, batch.request.requested_at)) return [];
+        // A failed attempt after this run stays named.
+        const attempt = current?.attempt && later(current.attempt.requested_at, batch.request.requested_at) ? current.attempt : null;
+        writeFileAtomic(latestFile, attempt === null ? document : renderIngestDocument(batch, changes, outcome, attempt));
+        const digest = `${batch.digest_markdown}${renderChanges(changes!)}`;
+        writeFileAtomic(digestFile, attempt === null ? digest : `${attemptNote(attempt, batch.run_id)}${digest}`);
+        return [];
+      }
+      // A failed or incomplete run is recorded above; latest-ingest.json and digest.md keep the last
+      // good run and name this attempt, unless they already name a later one.
+      const attempt: LastAttempt = { run_id: batch.run_id, requested_at: batch.request.requested_at, status: outcome.status, reason: outcome.reason, file: runName };
+      if (current !== null && !later(attempt.requested_at, current.runAt)) return [];
+      if (current?.attempt && later(current.attempt.requested_at, attempt.requested_at)) return [];
+      if (current !== null) {
+        const good = readJson(latestFile)!;
+        writeFileAtomic(latestFile, `${JSON.stringify({ ...good, last_attempt: attempt }, null, 2)}\n`);
+        writeFileAtomic(digestFile, `${attemptNote(attempt, String(good.run_id))}${withoutAttemptNote(readText(digestFile) ?? '')}`);
+      } else {
+        writeFileAtomic(digestFile, attemptNote(attempt, null));
       }
       return [];
     },

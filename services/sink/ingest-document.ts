@@ -5,6 +5,17 @@
  */
 import type { IngestBatch, ScoredItem } from '../../schemas/messages.ts';
 import type { RunChanges } from './run-changes.ts';
+import type { RunOutcome, RunStatus } from './run-status.ts';
+
+/** A run that did not become latest-ingest.json, named there so readers know the file is the last good run, not the last attempt. */
+export interface LastAttempt {
+  run_id: string;
+  requested_at: string;
+  status: RunStatus;
+  reason: string;
+  /** Its own record, relative to the topic's ingest folder. */
+  file: string;
+}
 
 function documentItem(item: ScoredItem) {
   return {
@@ -46,12 +57,20 @@ function parseEmbeddedJson(json: string): unknown {
   }
 }
 
-export function ingestDocument(batch: IngestBatch, changes: RunChanges) {
+/**
+ * `changes` is null for a run that is not good (failed or incomplete): what it did not find says
+ * nothing about what its sources hold. `lastAttempt` is set only in latest-ingest.json, when a
+ * later run failed.
+ */
+export function ingestDocument(batch: IngestBatch, changes: RunChanges | null, outcome: RunOutcome, lastAttempt: LastAttempt | null = null) {
   return {
     interface_version: batch.interface_version,
     topic_id: batch.topic_id,
     tenant: batch.tenant,
     run_id: batch.run_id,
+    status: outcome.status,
+    status_reason: outcome.reason,
+    last_attempt: lastAttempt,
     run_requested_at: batch.request.requested_at,
     retrieved_at: batch.retrieved_at,
     producer: batch.producer,
@@ -74,6 +93,6 @@ export function ingestDocument(batch: IngestBatch, changes: RunChanges) {
   };
 }
 
-export function renderIngestDocument(batch: IngestBatch, changes: RunChanges): string {
-  return `${JSON.stringify(ingestDocument(batch, changes), null, 2)}\n`;
+export function renderIngestDocument(batch: IngestBatch, changes: RunChanges | null, outcome: RunOutcome, lastAttempt: LastAttempt | null = null): string {
+  return `${JSON.stringify(ingestDocument(batch, changes, outcome, lastAttempt), null, 2)}\n`;
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffRuns, previousRun, renderChanges, type ComparableItem } from './run-changes.ts';
+import { rememberedRun } from './evidence-memory.ts';
+import { changesSince, diffRuns, previousRun, renderChanges, type ComparableItem } from './run-changes.ts';
 
 const item = (id: string, url: string | null, hash: string, title = id): ComparableItem => ({ id, title, url, canonical_url: url, content_hash: hash });
 
@@ -20,7 +21,7 @@ describe('diffRuns', () => {
   });
 
   it('has nothing to compare on a first run', () => {
-    expect(diffRuns(null, [item('a', 'https://a.example/1', 'h')])).toEqual({ previous_run_id: null, new: [], changed: [], removed: [] });
+    expect(diffRuns(null, [item('a', 'https://a.example/1', 'h')])).toEqual({ previous_run_id: null, new: [], changed: [], moved_in: [], moved_out: [], removed: [] });
     expect(renderChanges(diffRuns(null, []))).toContain('First run of this topic');
   });
 
@@ -33,7 +34,59 @@ describe('diffRuns', () => {
   });
 });
 
+describe('changesSince (against the topic memory)', () => {
+  const a = item('a', 'https://a.example/', 'ha');
+  const b = item('b', 'https://b.example/', 'hb');
+  const c = item('c', 'https://c.example/', 'hc');
+  const d = item('d', 'https://d.example/', 'hd');
+  const remembered = (runId: string, kept: ComparableItem[], cut: ComparableItem[] = []) => rememberedRun({ stamp: runId, runId, requestedAt: '2026-11-01T00:00:00Z', kept, cut });
+  const ids = (refs: { id: string }[]) => refs.map((entry) => entry.id);
+
+  it('the same evidence again is no change at all', () => {
+    const changes = changesSince([remembered('run-1', [a, b], [c])], { kept: [a, b], cut: [c] });
+    expect(changes).toEqual({ previous_run_id: 'run-1', new: [], changed: [], moved_in: [], moved_out: [], removed: [] });
+    expect(renderChanges(changes)).toContain('No new, changed or removed items.');
+  });
+
+  it('an item crossing the cut is reported as moving, never as new or removed', () => {
+    const changes = changesSince([remembered('run-1', [a, b], [c])], { kept: [a, c], cut: [b] });
+    expect(ids(changes.moved_in)).toEqual(['c']);
+    expect(ids(changes.moved_out)).toEqual(['b']);
+    expect(changes.new).toEqual([]);
+    expect(changes.removed).toEqual([]);
+    expect(renderChanges(changes)).toContain('**Moved above the cut (1)**\n- [c](https://c.example/)');
+  });
+
+  it('new means never seen in the window; removed means no longer found at all', () => {
+    const prior = [remembered('run-1', [d]), remembered('run-2', [a, b])];
+    const changes = changesSince(prior, { kept: [a, c, d], cut: [] });
+    expect(ids(changes.new)).toEqual(['c']);
+    // d was found two runs ago: back, not new.
+    expect(ids(changes.moved_in)).toEqual(['d']);
+    expect(ids(changes.removed)).toEqual(['b']);
+  });
+
+  it('changed: kept both times with other content', () => {
+    const changes = changesSince([remembered('run-1', [a])], { kept: [{ ...a, content_hash: 'ha-2' }], cut: [] });
+    expect(ids(changes.changed)).toEqual(['a']);
+  });
+
+  it('a first run has nothing to compare with', () => {
+    expect(changesSince([], { kept: [a], cut: [b] }).previous_run_id).toBeNull();
+  });
+});
+
 describe('previousRun', () => {
+  it('skips failed and incomplete runs: they are not what readers last saw', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-changes-'));
+    fs.mkdirSync(path.join(dir, 'normalized'));
+    for (const [stamp, runId, status] of [['20261101T000000000Z', 'run-good', 'ok'], ['20261102T000000000Z', 'run-failed', 'failed'], ['20261103T000000000Z', 'run-cut-short', 'incomplete']]) {
+      fs.writeFileSync(path.join(dir, 'normalized', `${stamp}.json`), JSON.stringify({ run_id: runId, status, items: [item('x', 'https://x.example/', 'hx')] }));
+    }
+    expect(previousRun(dir, '20261104T000000000Z')?.run_id).toBe('run-good');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('is the newest normalized run strictly older than this one', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-changes-'));
     fs.mkdirSync(path.join(dir, 'normalized'));

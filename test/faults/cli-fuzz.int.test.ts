@@ -71,6 +71,10 @@ function cases(): CliCase[] {
     list.push({ name: `ingest --producer ${JSON.stringify(producer)}`, files: { 'output.txt': 'a tool wrote this' }, args: (inputs) => ['ingest', path.join(inputs, 'output.txt'), '--tenant', 'acme', '--topic', 'kafka-ops', '--producer', producer], exit: 2 }));
   sample(fc.jsonValue({ maxDepth: 2 }).filter((value) => value !== 'skrya.ingest.v1'), 1, 8).forEach((version) =>
     list.push({ name: `ingest: a document with interface_version ${JSON.stringify(version)}`, files: { 'doc.json': JSON.stringify({ interface_version: version, topic_id: 'kafka-ops', items: [] }) }, args: ingest('doc.json'), exit: 2 }));
+  // Readable, but nothing to publish: a failed operation (exit 1), and nothing is published without --allow-empty.
+  list.push({ name: 'ingest: a file that is no tool output (/etc/passwd)', files: { 'passwd': 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n' }, args: ingest('passwd'), exit: 1 });
+  list.push({ name: 'ingest: a tool that printed an error', files: { 'error.txt': 'Error: API key invalid (401)\n' }, args: ingest('error.txt'), exit: 1 });
+  list.push({ name: 'ingest: an empty list of results', files: { 'empty.json': '{"results": []}' }, args: ingest('empty.json'), exit: 1 });
   list.push({ name: 'ingest: JSON holding no list of results', files: { 'doc.json': JSON.stringify({ interface_version: 'skrya.ingest.v1', topic_id: 'kafka-ops', items: 'none' }) }, args: ingest('doc.json'), exit: 2 });
   sample(notJson, 1, 9).forEach((line, index) => list.push({ name: `screen: a line that is not JSON (${index})`, files: { [`items-${index}.jsonl`]: `${line}\n` }, args: (inputs) => ['screen', '--jsonl', path.join(inputs, `items-${index}.jsonl`)], exit: 2 }));
   sample(fc.oneof(notJson, fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'null')), 1, 11).forEach((text, index) =>
@@ -121,7 +125,7 @@ afterAll(() => {
 describe(`the CLI fed malformed input (seed ${SEED})`, () => {
   it('exits with the documented code, explains on stderr without a stack trace, and writes nothing', async () => {
     const all = cases();
-    expect(all.length).toBe(20);
+    expect(all.length).toBe(23);
     for (const testCase of all) for (const [name, content] of Object.entries(testCase.files ?? {})) fs.writeFileSync(path.join(inputs, name), content);
     const before = snapshot(dataRoot);
     const env = {
@@ -146,7 +150,8 @@ describe(`the CLI fed malformed input (seed ${SEED})`, () => {
       if (outcome.stderr.trim() === '') problems.push('nothing on stderr');
       if (STACK_FRAME.test(outcome.stderr) || outcome.stderr.includes('node:internal')) problems.push('a stack trace on stderr');
       const firstLine = outcome.stderr.split('\n')[0] ?? '';
-      const explained = testCase.exit === 1 ? /^.+:\d+:\d+: .+: .+/.test(firstLine) : /^(skrya|error): .+/.test(firstLine);
+      // sources lint reports file:line:column; every other command says `skrya: <reason>`.
+      const explained = testCase.exit === 1 && testCase.args(inputs)[0] === 'sources' ? /^.+:\d+:\d+: .+: .+/.test(firstLine) : /^(skrya|error): .+/.test(firstLine);
       if (!explained) problems.push(`stderr does not start with a reason: ${JSON.stringify(firstLine.slice(0, 200))}`);
       return problems.length > 0 ? [`${testCase.name}: ${problems.join('; ')}\n${outcome.stderr.slice(0, 600)}`] : [];
     });

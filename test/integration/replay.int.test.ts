@@ -136,7 +136,7 @@ describe('skrya replay', () => {
     // The same code over the same raw results: the same documents, byte for byte.
     const original = ingestDir(harness.dataRoot, TENANT, TOPIC);
     const replayed = filesOf(summary.dir);
-    expect(Object.keys(replayed)).toEqual(['diff.json', 'diff.md', 'digest.md', 'latest-ingest.json', ...listFiles(original).filter((file) => file.startsWith('normalized/'))]);
+    expect(Object.keys(replayed)).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', ...listFiles(original).filter((file) => file.startsWith('normalized/'))]);
     for (const file of Object.keys(replayed).filter((name) => !name.startsWith('diff.'))) expect(replayed[file], file).toBe(fs.readFileSync(path.join(original, file), 'utf8'));
     expect(fs.readFileSync(harness.latest(TENANT, TOPIC), 'utf8')).toBe(latestBefore);
 

@@ -14,6 +14,7 @@ import type { Publisher } from '../../runtime/runner.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
 import { consumerGroup, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
+import { createRandom } from '../../services/learned/random.ts';
 import { requestContextFixture } from '../fixtures/messages.ts';
 
 export interface PlannedRun {
@@ -21,7 +22,7 @@ export interface PlannedRun {
   topicId: string;
   runId: string;
   requestedAt: string;
-  /** Every item URL the run's file must hold exactly once. */
+  /** Every item URL the run's file must hold exactly once (tie-heavy: every URL the run finds; max_items of them are kept). */
   urls: string[];
   /** The run's raw-results messages in order: its responses, then its end marker. */
   messages: RawResult[];
@@ -39,6 +40,12 @@ export interface WorkloadShape {
   itemsPerResponse: number;
   /** Makes URLs and run ids unique to one test run. */
   label: string;
+  /**
+   * Tie-heavy: every run of a topic carries the same evidence (the same URLs and texts, fetched once)
+   * in a different order, and every item scores the same, so only the tie-break decides which
+   * `maxItems` are kept. Without it, each run has its own items and keeps them all.
+   */
+  tieHeavy?: { maxItems: number };
 }
 
 const WORDS = ['kafka', 'broker', 'raft', 'partition', 'replica', 'offset', 'consumer', 'producer', 'schema', 'registry', 'avro', 'stream', 'segment', 'index', 'compaction', 'retention', 'quota', 'throttle', 'leader', 'fetch'];
@@ -53,7 +60,29 @@ function feedItem(url: string, serial: number): string {
     + `<description>Report ${serial} covers ${a} and ${b} in depth, with notes on ${c}; marker ${serial}-${serial * 31 % 997}.</description></item>`;
 }
 
+/**
+ * An item that scores exactly like every other of its kind: no query word, one publication time, one
+ * authority tier, and too few words for near-duplicate matching (so no two of them merge).
+ */
+function tiedFeedItem(url: string, serial: number): string {
+  return `<item><title>Note ${serial} ${WORDS[serial % 20]}</title><link>${url}</link>`
+    + '<pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate>'
+    + `<description>${WORDS[(serial * 7 + 3) % 20]} ${serial}.</description></item>`;
+}
+
+/** The same items in a seeded order of their own for every run. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = createRandom(seed);
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
+}
+
 export function planWorkload(shape: WorkloadShape): PlannedRun[] {
+  if (shape.tieHeavy) return planTieHeavyWorkload(shape, shape.tieHeavy.maxItems);
   const runs: PlannedRun[] = [];
   let serial = 0;
   for (let topic = 0; topic < shape.topics; topic += 1) {
@@ -108,6 +137,64 @@ export function planWorkload(shape: WorkloadShape): PlannedRun[] {
         },
       });
       runs.push({ tenant: shape.tenant, topicId, runId, requestedAt, urls, messages });
+    }
+  }
+  return runs;
+}
+
+function planTieHeavyWorkload(shape: WorkloadShape, maxItems: number): PlannedRun[] {
+  const runs: PlannedRun[] = [];
+  for (let topic = 0; topic < shape.topics; topic += 1) {
+    const topicId = `fault-${topic}`;
+    const responses = shape.responsesPerRun + (topic % 2);
+    const evidence = Array.from({ length: responses * shape.itemsPerResponse }, (_unused, serial) => {
+      const url = `https://news${serial % 3}.example.org/${shape.label}/${topicId}/story-${serial}`;
+      return { url, xml: tiedFeedItem(url, serial) };
+    });
+    // Fetched once: the same bytes in every run.
+    const fetchedAt = new Date(Date.UTC(2026, 10, 24, 12, 0, topic)).toISOString();
+    for (let run = 0; run < shape.runsPerTopic; run += 1) {
+      const requestedAt = new Date(Date.UTC(2026, 10, 24, 12, run, topic)).toISOString();
+      const runId = `run-${shape.label}-${topic}-${run}`;
+      const request: RequestContext = { ...requestContextFixture, requested_at: requestedAt, max_items: maxItems };
+      const scope = { tenant: shape.tenant, topic_id: topicId, run_id: runId, request };
+      const order = shuffled(evidence, topic * 1000 + run + 1);
+      const messages: RawResult[] = [];
+      for (let sequence = 0; sequence < responses; sequence += 1) {
+        const items = order.slice(sequence * shape.itemsPerResponse, (sequence + 1) * shape.itemsPerResponse).map((item) => item.xml);
+        messages.push({
+          ...scope,
+          kind: 'RESPONSE',
+          producer: { ...FEED_PRODUCER, capabilities: [...FEED_PRODUCER.capabilities] },
+          response: {
+            sequence,
+            capability: 'rss_feed',
+            sub_query: null,
+            counter_evidence: false,
+            fetched_at: fetchedAt,
+            http_status: 200,
+            content_type: 'application/rss+xml',
+            url: `https://feeds.example.org/${topicId}/${sequence}.xml`,
+            payload: `<?xml version="1.0"?><rss version="2.0"><channel><title>${topicId}</title>${items.join('')}</channel></rss>`,
+          },
+          run_end: null,
+        });
+      }
+      messages.push({
+        ...scope,
+        kind: 'RUN_END',
+        producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] },
+        response: null,
+        run_end: {
+          response_count: responses,
+          started_at: requestedAt,
+          finished_at: requestedAt,
+          provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'ok', code: null, message: null, calls: responses, results: evidence.length }],
+          degradation_log_json: '[]',
+          plan_json: null,
+        },
+      });
+      runs.push({ tenant: shape.tenant, topicId, runId, requestedAt, urls: evidence.map((item) => item.url), messages });
     }
   }
   return runs;

@@ -67,12 +67,12 @@ describe('dedupeItems: which copy is kept', () => {
     expect(result[0]?.merged.map((merge) => merge.id)).toEqual(['mid', 'low']);
   });
 
-  it('breaks equal scores by id, whatever the input order', () => {
+  it('breaks equal scores by canonical URL (then id among copies of one URL), whatever the input order', () => {
     const url = 'https://example.com/story';
     const forward = dedupeItems([candidate({ id: 'b', url }), candidate({ id: 'a', url }), candidate({ id: 'c', url: 'https://example.com/other' })]);
     const backward = dedupeItems([candidate({ id: 'c', url: 'https://example.com/other' }), candidate({ id: 'a', url }), candidate({ id: 'b', url })]);
-    expect(forward.map((item) => item.item.id)).toEqual(['a', 'c']);
-    expect(backward.map((item) => item.item.id)).toEqual(['a', 'c']);
+    expect(forward.map((item) => item.item.id)).toEqual(['c', 'a']);
+    expect(backward.map((item) => item.item.id)).toEqual(['c', 'a']);
   });
 
   it('without scores keeps provider order and the first copy', () => {
@@ -140,7 +140,10 @@ describe('dedupeItems: near-duplicates', () => {
 describe('rankOrder', () => {
   it.each([
     ['score descending', [{ id: 'a', score: 0.1 }, { id: 'b', score: 0.9 }], [1, 0]],
-    ['equal scores by id', [{ id: 'b', score: 0.5 }, { id: 'a', score: 0.5 }], [1, 0]],
+    ['equal scores by id when nothing else differs', [{ id: 'b', score: 0.5 }, { id: 'a', score: 0.5 }], [1, 0]],
+    ['equal scores by canonical URL before id', [{ id: 'a', score: 0.5, canonicalUrl: 'https://b.example/' }, { id: 'b', score: 0.5, canonicalUrl: 'https://a.example/' }], [1, 0]],
+    ['equal scores without URL after those with one', [{ id: 'a', score: 0.5, canonicalUrl: null }, { id: 'b', score: 0.5, canonicalUrl: 'https://z.example/' }], [1, 0]],
+    ['equal scores and URLs by content hash before id', [{ id: 'a', score: 0.5, canonicalUrl: null, contentHash: 'ff' }, { id: 'b', score: 0.5, canonicalUrl: null, contentHash: '00' }], [1, 0]],
     ['unscored after scored', [{ id: 'a', score: null }, { id: 'b', score: 0.1 }], [1, 0]],
     ['unscored in input order', [{ id: 'b', score: null }, { id: 'a', score: null }], [0, 1]],
   ])('%s', (_name, items, expected) => {
@@ -159,7 +162,8 @@ describe('dedupeItems: determinism', () => {
       candidate({ id: 'x3', url: 'https://example.com/b', score: 0.3 }),
     ];
     const expected = dedupeItems(base);
-    expect(expected.map((item) => item.item.id)).toEqual(['k1', 'k3', 'x1', 'x3']);
+    // k1 and k2 are near-duplicates with one score: the copy with the first canonical URL is kept.
+    expect(expected.map((item) => item.item.id)).toEqual(['k2', 'k3', 'x1', 'x3']);
     fc.assert(
       fc.property(fc.shuffledSubarray(base, { minLength: base.length }), (shuffled) => {
         expect(dedupeItems(shuffled)).toEqual(expected);

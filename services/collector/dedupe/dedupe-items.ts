@@ -17,7 +17,8 @@ import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fing
  *    `minContentTokens` content words are never merged this way: a fingerprint of five words is
  *    noise, and two "Release notes" titles without snippets are not the same document.
  *
- * Items are visited best first (score descending, then id; without scores, provider order), and
+ * Items are visited best first (score descending, then canonical URL and content hash; without
+ * scores, provider order), and
  * each joins the best-ranked existing cluster it matches, so the kept copy is always the
  * highest-scored one and a chain A≈B≈C cannot drag an unrelated C into A's cluster. The
  * fingerprint is cut into `hammingThreshold + 1` bands: two fingerprints within the threshold
@@ -35,6 +36,8 @@ export interface DedupeCandidate {
   text: string;
   /** Ranking score; null when the request had no intent (provider order is kept). */
   score: number | null;
+  /** The scorer's hash of the text: breaks ties between equal scores after the canonical URL. */
+  contentHash?: string;
 }
 
 export interface SourceRef {
@@ -85,8 +88,35 @@ export function differentVersions(left: string, right: string): boolean {
   return left !== '' && right !== '' && left !== right;
 }
 
-/** Best first: score descending, then id; null scores after scored ones, in input order. */
-export function rankOrder<T extends { id: string; score: number | null }>(items: readonly T[]): number[] {
+/** What rankOrder reads: the score, and content-derived keys that break ties between equal scores. */
+export interface RankKeys {
+  id: string;
+  score: number | null;
+  /** Canonical URL of the item; null (or absent) sorts after every URL. */
+  canonicalUrl?: string | null;
+  /** The scorer's hash of the item's text. */
+  contentHash?: string;
+}
+
+const NO_KEY = '\uffff';
+
+/**
+ * Equal scores: canonical URL, then content hash, then id. The keys come from the evidence, never
+ * from the run, so the same evidence is ordered (and cut at max_items) the same way in every run,
+ * whatever order its messages arrived in.
+ */
+function compareTieKeys(a: RankKeys, b: RankKeys): number {
+  const urlA = a.canonicalUrl ?? NO_KEY;
+  const urlB = b.canonicalUrl ?? NO_KEY;
+  if (urlA !== urlB) return urlA < urlB ? -1 : 1;
+  const hashA = a.contentHash ?? NO_KEY;
+  const hashB = b.contentHash ?? NO_KEY;
+  if (hashA !== hashB) return hashA < hashB ? -1 : 1;
+  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+}
+
+/** Best first: score descending, then the content-derived tie keys; null scores after scored ones, in input order. */
+export function rankOrder<T extends RankKeys>(items: readonly T[]): number[] {
   const order = items.map((_item, index) => index);
   order.sort((left, right) => {
     const a = items[left]!;
@@ -96,8 +126,7 @@ export function rankOrder<T extends { id: string; score: number | null }>(items:
       return left - right;
     }
     if (a.score !== b.score) return b.score - a.score;
-    if (a.id !== b.id) return a.id < b.id ? -1 : 1;
-    return left - right;
+    return compareTieKeys(a, b) || left - right;
   });
   return order;
 }
@@ -212,9 +241,11 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
   // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
   const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
 
-  for (const index of rankOrder(items)) {
+  const canonicals = items.map((candidate) => (candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints)));
+  const keys = items.map((candidate, index) => ({ id: candidate.id, score: candidate.score, canonicalUrl: canonicals[index], contentHash: candidate.contentHash }));
+  for (const index of rankOrder(keys)) {
     const candidate = items[index]!;
-    const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
+    const canonical = canonicals[index] ?? null;
     const feature = features[index] ?? null;
     const fingerprint = feature?.fingerprint ?? null;
     const version = versions[index]!;

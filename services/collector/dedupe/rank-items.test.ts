@@ -114,14 +114,14 @@ describe('rankItems', () => {
     );
   });
 
-  it('orders best first, equal scores by id', () => {
+  it('orders best first, equal scores by canonical URL', () => {
     fc.assert(
       fc.property(itemsArbitrary, fc.constantFrom(...INTENTS), (items, intent) => {
         const ranked = rankItems(items, context({ intent }));
         for (let index = 1; index < ranked.length; index++) {
           const [previous, current] = [ranked[index - 1]!, ranked[index]!];
           expect(previous.score!).toBeGreaterThanOrEqual(current.score!);
-          if (previous.score === current.score) expect(previous.item.id < current.item.id).toBe(true);
+          if (previous.score === current.score) expect((previous.canonicalUrl ?? '\uffff') <= (current.canonicalUrl ?? '\uffff')).toBe(true);
         }
       }),
     );

@@ -82,6 +82,7 @@ export function rankItems<T extends RankableItem>(items: readonly T[], context: 
     return {
       id: cluster.item.id,
       score,
+      canonicalUrl: cluster.canonicalUrl,
       ranked: {
         item: cluster.item.original,
         rank: 0,
