@@ -7,7 +7,15 @@ const program = new Command('skrya')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const registerCommand of COMMANDS) registerCommand(program);
+// Only the command that runs is loaded; help without one lists every command by its summary.
+const args = process.argv.slice(2);
+const requested = args[0] === 'help' ? args[1] : args.find((arg) => !arg.startsWith('-'));
+const chosen = COMMANDS.find((command) => command.name === requested);
+for (const command of chosen ? [chosen] : COMMANDS) {
+  if (chosen) (await command.load())(program);
+  else program.command(command.name);
+  program.commands.find((registered) => registered.name() === command.name)!.description(command.summary);
+}
 
 try {
   await program.parseAsync(process.argv);

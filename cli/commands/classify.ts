@@ -49,7 +49,6 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export function registerClassifyCommand(program: Command): void {
   program
     .command('classify')
-    .description('show the intent of a search query (spec 001), the signals behind it, its mode and freshness, and the sub-queries it expands to')
     .argument('[query...]', 'the query; quote it, or give its words')
     .option('--json', 'print one JSON object instead of the readable report')
     .option('--jsonl <file>', 'classify many queries in one process: one query a line ("text" or {"id", "query"}), "-" reads standard input; one JSON result a line out')

@@ -64,7 +64,6 @@ function summary(file: string, document: LatestDocument): string {
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the whole pipeline once on the bundled ai-browser topic: local stack, all services, one run, a ranked summary')
     .option('--timeout <seconds>', 'how long to wait for the run', '180')
     .action(async (options: { timeout: string }) => {
       const config = loadConfig();

@@ -101,7 +101,7 @@ async function cliDeps(): Promise<DlqDeps> {
 }
 
 export function registerDlqCommand(program: Command): void {
-  const dlq = program.command('dlq').description('dead letters: list them, show one, re-drive them to their source topic after a fix');
+  const dlq = program.command('dlq');
 
   dlq
     .command('list')

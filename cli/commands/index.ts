@@ -1,35 +1,30 @@
 import type { Command } from 'commander';
-import { registerStackCommand } from './stack.ts';
-import { registerTopicsCommand } from './topics.ts';
-import { registerTopicCommand } from './topic.ts';
-import { registerSourcesCommand } from './sources.ts';
-import { registerRequestCommand } from './request.ts';
-import { registerRunCommand } from './run.ts';
-import { registerDemoCommand } from './demo.ts';
-import { registerIngestCommand } from './ingest.ts';
-import { registerClassifyCommand } from './classify.ts';
-import { registerRouteCommand } from './route.ts';
-import { registerSkillsCommand } from './skills.ts';
-import { registerRankCommand } from './rank.ts';
-import { registerReplayCommand } from './replay.ts';
-import { registerDlqCommand } from './dlq.ts';
-import { registerScreenCommand } from './screen.ts';
 
-/** Every CLI command; each file adds one command (and its subcommands) to the program. */
-export const COMMANDS: Array<(program: Command) => void> = [
-  registerStackCommand,
-  registerTopicsCommand,
-  registerTopicCommand,
-  registerSourcesCommand,
-  registerRequestCommand,
-  registerRunCommand,
-  registerDemoCommand,
-  registerIngestCommand,
-  registerClassifyCommand,
-  registerRouteCommand,
-  registerSkillsCommand,
-  registerRankCommand,
-  registerReplayCommand,
-  registerDlqCommand,
-  registerScreenCommand,
+/**
+ * Every CLI command: its name, the line `skrya --help` shows for it, and how to load it. A command's
+ * module (and everything it imports: the pipeline, the classifiers, the language data) is loaded
+ * only when that command runs, so `skrya --help` and light commands start at once.
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<(program: Command) => void>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'stack', summary: 'the local Kafka broker and schema registry, started from Maven Central artifacts without Docker', load: async () => (await import('./stack.ts')).registerStackCommand },
+  { name: 'topics', summary: 'the Kafka topics of the topic table (topics/topics.ts)', load: async () => (await import('./topics.ts')).registerTopicsCommand },
+  { name: 'topic', summary: 'topics: the folders under <data-root>/<tenant>/topics/ that hold sources.json', load: async () => (await import('./topic.ts')).registerTopicCommand },
+  { name: 'sources', summary: 'sources.json files', load: async () => (await import('./sources.ts')).registerSourcesCommand },
+  { name: 'request', summary: 'emit one skrya.retrieval-request.v1 for a topic now (the window runs from the end of its last run, or recency_hours back)', load: async () => (await import('./request.ts')).registerRequestCommand },
+  { name: 'run', summary: 'run pipeline services until SIGTERM/SIGINT: monitor, retriever, scorer, collector, sink, sink-raw, or all', load: async () => (await import('./run.ts')).registerRunCommand },
+  { name: 'demo', summary: 'run the whole pipeline once on the bundled ai-browser topic: local stack, all services, one run, a ranked summary', load: async () => (await import('./demo.ts')).registerDemoCommand },
+  { name: 'ingest', summary: "publish a third-party tool's output (a skrya.ingest.v1 document, JSON results or text; '-' reads stdin) as one run of a topic; the scorer normalizes and screens it", load: async () => (await import('./ingest.ts')).registerIngestCommand },
+  { name: 'classify', summary: 'show the intent of a search query (spec 001), the signals behind it, its mode and freshness, and the sub-queries it expands to', load: async () => (await import('./classify.ts')).registerClassifyCommand },
+  { name: 'route', summary: 'plan where to search (spec 004 source router): router input JSON in, routing plan JSON out; never searches', load: async () => (await import('./route.ts')).registerRouteCommand },
+  { name: 'skills', summary: 'provider skills (spec 002): list, inspect, validate, run and smoke-test them', load: async () => (await import('./skills.ts')).registerSkillsCommand },
+  { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand },
+  { name: 'replay', summary: 're-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs', load: async () => (await import('./replay.ts')).registerReplayCommand },
+  { name: 'dlq', summary: 'dead letters: list them, show one, re-drive them to their source topic after a fix', load: async () => (await import('./dlq.ts')).registerDlqCommand },
+  { name: 'screen', summary: 'screen items for prompt injection as the scorer does: JSONL items in, one verdict {id, verdict, score, evidence} a line out', load: async () => (await import('./screen.ts')).registerScreenCommand },
 ];

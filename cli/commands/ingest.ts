@@ -81,7 +81,6 @@ function parseCapabilities(list: string | undefined): Capability[] | null {
 export function registerIngestCommand(program: Command): void {
   program
     .command('ingest <file>')
-    .description("publish a third-party tool's output (a skrya.ingest.v1 document, JSON results or text; '-' reads stdin) as one run of a topic; the scorer normalizes and screens it")
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--topic <topic-id>', 'topic id')
     .requiredOption('--producer <name>', 'the tool that produced the output (recorded in run artifacts only)')

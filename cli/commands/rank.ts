@@ -177,7 +177,6 @@ export function parseRankOptions(raw: { intent?: string; query: string[]; boost?
 export function registerRankCommand(program: Command): void {
   program
     .command('rank')
-    .description('score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL')
     .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}; each source\'s lines, in order, are its ranked list')
     .option('--intent <intent>', `${INTENTS.join(' | ')}; without it nothing is scored and provider order is kept`)
     .option('--query <query>', 'the query; repeat for each sub-query (keyword coverage is measured over all of them)', (value: string, previous: string[]) => [...previous, value], [] as string[])

@@ -60,7 +60,6 @@ export function summaryLines(summary: ReplaySummary): string[] {
 export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
-    .description('re-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs')
     .option('--tenant <tenant>', 'tenant id', 'default')
     .requiredOption('--topic <topic-id>', 'topic id')
     .requiredOption('--since <iso>', 'first broker timestamp to read (ISO 8601 with a time zone)')

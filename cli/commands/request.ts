@@ -11,7 +11,6 @@ import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
 export function registerRequestCommand(program: Command): void {
   program
     .command('request <topic-id>')
-    .description('emit one skrya.retrieval-request.v1 for a topic now (the window runs from the end of its last run, or recency_hours back)')
     .option('--tenant <tenant>', 'tenant id', 'default')
     .option('--since <iso>', 'start of the time window (ISO 8601)')
     .option('--until <iso>', 'end of the time window (ISO 8601, default now)')

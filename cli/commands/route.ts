@@ -40,7 +40,6 @@ async function readInput(source: string, io: RouteCommandIo): Promise<string> {
 export function registerRouteCommand(program: Command, io: RouteCommandIo = processIo): void {
   program
     .command('route')
-    .description('plan where to search (spec 004 source router): router input JSON in, routing plan JSON out; never searches')
     .option('--input <file>', "router input JSON file, or '-' for stdin", '-')
     .option('--seed <text>', 'derive task_id from this seed and the input instead of at random (stable replays)')
     .option('--pretty', 'indent the plan')

@@ -8,7 +8,6 @@ import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-s
 export function registerRunCommand(program: Command): void {
   program
     .command('run <services...>')
-    .description(`run pipeline services until SIGTERM/SIGINT: ${SERVICE_NAMES.join(', ')}, or all`)
     .option('--bind <capability=template>', "bind a capability to a command for this session, e.g. web_search='my-search {query} --since {since}' (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--bindings <file>', 'bindings file (JSON, outside the topic tree): { "<capability>": { "command": "…", "producer": "…" } }')
     .action(async (services: string[], options: { bind: string[]; bindings?: string }) => {

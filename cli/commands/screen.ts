@@ -46,7 +46,6 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export function registerScreenCommand(program: Command): void {
   program
     .command('screen')
-    .description('screen items for prompt injection as the scorer does: JSONL items in, one verdict {id, verdict, score, evidence} a line out')
     .option('--jsonl <file>', 'items, one JSON object a line: {id, title, content, summary, url, html}; "-" or omitted reads standard input')
     .action(async (raw: { jsonl?: string }) => {
       const fromStdin = raw.jsonl === undefined || raw.jsonl === '-';

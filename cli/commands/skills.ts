@@ -49,7 +49,7 @@ function parseInputJson(text: string): unknown {
 }
 
 export function registerSkillsCommand(program: Command): void {
-  const skills = program.command('skills').description('provider skills (spec 002): list, inspect, validate, run and smoke-test them');
+  const skills = program.command('skills');
 
   skills
     .command('list')

@@ -8,7 +8,7 @@ import { migrateSourcesText, unifiedDiff } from '../../services/monitor/migrate-
 import { formatProblem, lintSourcesText } from '../../services/monitor/sources-file.ts';
 
 export function registerSourcesCommand(program: Command): void {
-  const sources = program.command('sources').description('sources.json files');
+  const sources = program.command('sources');
   sources
     .command('lint [files...]')
     .description('check sources.json files (default: every topic under the data root): JSON syntax, fields, capabilities, ids, and no provider names')

@@ -14,7 +14,7 @@ function printStatus(components: ComponentStatus[], json: boolean): void {
 }
 
 export function registerStackCommand(program: Command): void {
-  const stack = program.command('stack').description('the local Kafka broker and schema registry, started from Maven Central artifacts without Docker');
+  const stack = program.command('stack');
   const report = (line: string) => process.stderr.write(`skrya stack: ${line}\n`);
 
   stack

@@ -45,7 +45,7 @@ export function copyTopicFolder(from: string, to: string): void {
 }
 
 export function registerTopicCommand(program: Command): void {
-  const topic = program.command('topic').description('topics: the folders under <data-root>/<tenant>/topics/ that hold sources.json');
+  const topic = program.command('topic');
   topic
     .command('init <topic-id>')
     .description('scaffold <data-root>/<tenant>/topics/<topic-id>/sources.json (and a notes/ folder)')

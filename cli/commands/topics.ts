@@ -5,7 +5,7 @@ import { createLogger } from '../../runtime/logger.ts';
 import { TOPICS, TOPIC_NAMES, physicalTopic, valueSubject } from '../../topics/topics.ts';
 
 export function registerTopicsCommand(program: Command): void {
-  const topics = program.command('topics').description('the Kafka topics of the topic table (topics/topics.ts)');
+  const topics = program.command('topics');
   topics
     .command('create')
     .description('create every topic of the table that does not exist yet (idempotent)')
