@@ -31,7 +31,8 @@ export interface RunStagesOptions extends StageOptions {
 export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: RunStagesOptions = {}): Promise<RunningStages> {
   const consumers: RunningService[] = [];
   for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline, options));
-  await Promise.all(consumers.map((service) => service.ready));
+  // A consumer that dies before it joins its group never becomes ready: its error ends the wait.
+  await Promise.all(consumers.map((service) => Promise.race([service.ready, service.crashed.then((error) => Promise.reject(error))])));
 
   let stopMonitor = async () => {};
   if (names.includes('monitor')) {

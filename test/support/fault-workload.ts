@@ -104,42 +104,56 @@ export function planWorkload(shape: WorkloadShape): PlannedRun[] {
           urls.push(url);
           items.push(feedItem(url, serial));
         }
-        messages.push({
-          ...scope,
-          kind: 'RESPONSE',
-          producer: { ...FEED_PRODUCER, capabilities: [...FEED_PRODUCER.capabilities] },
-          response: {
-            sequence,
-            capability: 'rss_feed',
-            sub_query: null,
-            counter_evidence: false,
-            fetched_at: requestedAt,
-            http_status: 200,
-            content_type: 'application/rss+xml',
-            url: `https://feeds.example.org/${topicId}/${sequence}.xml`,
-            payload: `<?xml version="1.0"?><rss version="2.0"><channel><title>${topicId}</title>${items.join('')}</channel></rss>`,
-          },
-          run_end: null,
-        });
+        messages.push(feedResponse(scope, sequence, items, requestedAt));
       }
-      messages.push({
-        ...scope,
-        kind: 'RUN_END',
-        producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] },
-        response: null,
-        run_end: {
-          response_count: responses,
-          started_at: requestedAt,
-          finished_at: requestedAt,
-          provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'ok', code: null, message: null, calls: responses, results: urls.length }],
-          degradation_log_json: '[]',
-          plan_json: null,
-        },
-      });
+      messages.push(feedRunEnd(scope, responses, urls.length));
       runs.push({ tenant: shape.tenant, topicId, runId, requestedAt, urls, messages });
     }
   }
   return runs;
+}
+
+
+type RunScope = Pick<RawResult, 'tenant' | 'topic_id' | 'run_id' | 'request'>;
+
+/** One feed_reader response of a run: an RSS document holding `items`. */
+function feedResponse(scope: RunScope, sequence: number, items: readonly string[], fetchedAt: string): RawResult {
+  return {
+    ...scope,
+    kind: 'RESPONSE',
+    producer: { ...FEED_PRODUCER, capabilities: [...FEED_PRODUCER.capabilities] },
+    response: {
+      sequence,
+      capability: 'rss_feed',
+      sub_query: null,
+      counter_evidence: false,
+      fetched_at: fetchedAt,
+      http_status: 200,
+      content_type: 'application/rss+xml',
+      url: `https://feeds.example.org/${scope.topic_id}/${sequence}.xml`,
+      payload: `<?xml version="1.0"?><rss version="2.0"><channel><title>${scope.topic_id}</title>${items.join('')}</channel></rss>`,
+    },
+    run_end: null,
+  };
+}
+
+/** A run's end marker: every feed call answered. */
+function feedRunEnd(scope: RunScope, responses: number, results: number): RawResult {
+  const at = scope.request.requested_at;
+  return {
+    ...scope,
+    kind: 'RUN_END',
+    producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] },
+    response: null,
+    run_end: {
+      response_count: responses,
+      started_at: at,
+      finished_at: at,
+      provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'ok', code: null, message: null, calls: responses, results }],
+      degradation_log_json: '[]',
+      plan_json: null,
+    },
+  };
 }
 
 function planTieHeavyWorkload(shape: WorkloadShape, maxItems: number): PlannedRun[] {
@@ -162,38 +176,9 @@ function planTieHeavyWorkload(shape: WorkloadShape, maxItems: number): PlannedRu
       const messages: RawResult[] = [];
       for (let sequence = 0; sequence < responses; sequence += 1) {
         const items = order.slice(sequence * shape.itemsPerResponse, (sequence + 1) * shape.itemsPerResponse).map((item) => item.xml);
-        messages.push({
-          ...scope,
-          kind: 'RESPONSE',
-          producer: { ...FEED_PRODUCER, capabilities: [...FEED_PRODUCER.capabilities] },
-          response: {
-            sequence,
-            capability: 'rss_feed',
-            sub_query: null,
-            counter_evidence: false,
-            fetched_at: fetchedAt,
-            http_status: 200,
-            content_type: 'application/rss+xml',
-            url: `https://feeds.example.org/${topicId}/${sequence}.xml`,
-            payload: `<?xml version="1.0"?><rss version="2.0"><channel><title>${topicId}</title>${items.join('')}</channel></rss>`,
-          },
-          run_end: null,
-        });
+        messages.push(feedResponse(scope, sequence, items, fetchedAt));
       }
-      messages.push({
-        ...scope,
-        kind: 'RUN_END',
-        producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] },
-        response: null,
-        run_end: {
-          response_count: responses,
-          started_at: requestedAt,
-          finished_at: requestedAt,
-          provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'ok', code: null, message: null, calls: responses, results: evidence.length }],
-          degradation_log_json: '[]',
-          plan_json: null,
-        },
-      });
+      messages.push(feedRunEnd(scope, responses, evidence.length));
       runs.push({ tenant: shape.tenant, topicId, runId, requestedAt, urls: evidence.map((item) => item.url), messages });
     }
   }
