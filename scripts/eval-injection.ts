@@ -7,36 +7,16 @@
  * labelled JSONL file. Default: test and shared, both modes. Predicted positive = quarantine or drop.
  * Exit 1 when a corpus cannot be read.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { evalOptions, loadEvalSet } from './eval-sets.ts';
 import { formatProportion } from '../services/learned/wilson.ts';
 import { generateInjectionCorpus } from '../services/scorer/injection/corpus/generate-corpus.ts';
-import { parseLabelledCorpus, type LabelledItem } from '../services/scorer/injection/evaluate.ts';
+import { parseLabelledCorpus } from '../services/scorer/injection/evaluate.ts';
 import { screeningQuality } from '../services/scorer/injection/quality-report.ts';
 import { RULES_ONLY, SCORING_MODEL } from '../services/scorer/injection/scoring-model.ts';
 import { screenItem } from '../services/scorer/injection/screen-item.ts';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
-const sets = argument('--set') === undefined ? ['test', 'shared'] : [argument('--set') ?? 'test'];
-const mode = argument('--mode') ?? 'both';
-
-function load(set: string): LabelledItem[] {
-  if (set === 'test' || set === 'validation') return generateInjectionCorpus().filter((item) => item.split === set);
-  const path = set === 'shared' ? resolve(repoRoot, '..', 'shared', 'corpora', 'injection-dev.jsonl') : resolve(set);
-  try {
-    return parseLabelledCorpus(readFileSync(path, 'utf8'));
-  } catch (error) {
-    process.stderr.write(`eval-injection: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  }
-}
-
-const modes = mode === 'both' ? (['combined', 'rules'] as const) : ([mode === 'rules' ? 'rules' : 'combined'] as const);
+const { sets, modes } = evalOptions();
+const load = (set: string) => loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
 for (const set of sets) {
   const items = load(set);
   for (const which of modes) {

@@ -7,35 +7,15 @@
  * (an outside set the rules were once tuned on; no longer used for tuning), or a labelled JSONL file.
  * Exit 1 when a corpus cannot be read.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { INTENTS, type Intent } from '../schemas/ingest.ts';
+import { INTENTS } from '../schemas/ingest.ts';
+import { evalOptions, loadEvalSet } from './eval-sets.ts';
 import { formatProportion } from '../services/learned/wilson.ts';
 import { generateIntentQueries } from '../services/retriever/intent/corpus/generate-queries.ts';
 import { classifyIntentByRules, classifyIntentOnly, parseIntentCorpus } from '../services/retriever/intent/evaluate-intents.ts';
 import { intentQuality } from '../services/retriever/intent/quality-report.ts';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
-const sets = argument('--set') === undefined ? ['test', 'shared'] : [argument('--set') ?? 'test'];
-const mode = argument('--mode') ?? 'both';
-
-function load(set: string): Array<{ query: string; intent: Intent; lang?: string | undefined }> {
-  if (set === 'test' || set === 'validation') return generateIntentQueries().filter((row) => row.split === set);
-  const path = set === 'shared' ? resolve(repoRoot, '..', 'shared', 'corpora', 'intent-dev.jsonl') : resolve(set);
-  try {
-    return parseIntentCorpus(readFileSync(path, 'utf8'));
-  } catch (error) {
-    process.stderr.write(`eval-intent: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  }
-}
-
-const modes = mode === 'both' ? (['combined', 'rules'] as const) : ([mode === 'rules' ? 'rules' : 'combined'] as const);
+const { sets, modes } = evalOptions();
+const load = (set: string) => loadEvalSet(set, { script: 'eval-intent', generated: generateIntentQueries, sharedFile: 'intent-dev.jsonl', parse: parseIntentCorpus });
 for (const set of sets) {
   const rows = load(set);
   for (const which of modes) {
