@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // Only the shared runtime and the local stack may talk to Kafka directly.
-    files: ['services/**', 'core/**', 'skills/**'],
+    files: ['services/**', 'domain/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Handlers never import kafkajs; use runtime/.' }] }],
     },

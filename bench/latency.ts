@@ -7,11 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ingestDir } from '../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE } from '../runtime/data-paths.ts';
 import { PRODUCER_CONFIG, type Outcome, type RunningService } from '../runtime/runner.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import type { Stage } from '../services/catalog.ts';
-import { LATEST_FILE } from '../services/sink/batch-sink.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createBenchContext, encodeMessages, type BenchContext, type EncodedMessage } from './kafka-bench.ts';
 import { percentile, round, sleep } from './measure.ts';

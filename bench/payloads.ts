@@ -6,7 +6,7 @@
  */
 import { topicKey } from '../runtime/ids.ts';
 import type { RawResult, RequestContext } from '../schemas/messages.ts';
-import { createRandom, pick } from '../services/learned/random.ts';
+import { createRandom, pick } from '../domain/learned/random.ts';
 
 const WORDS = [
   'kafka', 'broker', 'partition', 'consumer', 'producer', 'offset', 'replication', 'controller', 'kraft', 'cluster',

@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import { ID_PATTERN, assertId, resolveInside } from './ids.ts';
 
+/** The run every reader trusts: the sink replaces it only with a good run (issue 18). */
+export const LATEST_FILE = 'latest-ingest.json';
+
 export function topicDir(root: string, tenant: string, topicId: string): string {
   return resolveInside(root, assertId('tenant', tenant), 'topics', assertId('topic', topicId));
 }

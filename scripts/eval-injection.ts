@@ -8,12 +8,12 @@
  * Exit 1 when a corpus cannot be read.
  */
 import { evalOptions, loadEvalSet } from './eval-sets.ts';
-import { formatProportion } from '../services/learned/wilson.ts';
-import { generateInjectionCorpus } from '../services/scorer/injection/corpus/generate-corpus.ts';
-import { parseLabelledCorpus } from '../services/scorer/injection/evaluate.ts';
-import { screeningQuality } from '../services/scorer/injection/quality-report.ts';
-import { RULES_ONLY, SCORING_MODEL } from '../services/scorer/injection/scoring-model.ts';
-import { screenItem } from '../services/scorer/injection/screen-item.ts';
+import { formatProportion } from '../domain/learned/wilson.ts';
+import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
+import { parseLabelledCorpus } from '../domain/screening/evaluate.ts';
+import { screeningQuality } from '../domain/screening/quality-report.ts';
+import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts';
+import { screenItem } from '../domain/screening/screen-item.ts';
 
 const { sets, modes } = evalOptions();
 const load = (set: string) => loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });

@@ -9,10 +9,10 @@
  */
 import { INTENTS } from '../schemas/ingest.ts';
 import { evalOptions, loadEvalSet } from './eval-sets.ts';
-import { formatProportion } from '../services/learned/wilson.ts';
-import { generateIntentQueries } from '../services/retriever/intent/corpus/generate-queries.ts';
-import { classifyIntentByRules, classifyIntentOnly, parseIntentCorpus } from '../services/retriever/intent/evaluate-intents.ts';
-import { intentQuality } from '../services/retriever/intent/quality-report.ts';
+import { formatProportion } from '../domain/learned/wilson.ts';
+import { generateIntentQueries } from '../domain/intent/corpus/generate-queries.ts';
+import { classifyIntentByRules, classifyIntentOnly, parseIntentCorpus } from '../domain/intent/evaluate-intents.ts';
+import { intentQuality } from '../domain/intent/quality-report.ts';
 
 const { sets, modes } = evalOptions();
 const load = (set: string) => loadEvalSet(set, { script: 'eval-intent', generated: generateIntentQueries, sharedFile: 'intent-dev.jsonl', parse: parseIntentCorpus });

@@ -7,9 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { INTENTS } from '../schemas/ingest.ts';
-import { evaluateRelevance, RANKERS, type RelevanceReport, type SliceReport } from '../services/collector/relevance/evaluate-relevance.ts';
-import { JUDGED_SET_DIR, loadJudgedSet, type JudgedPool } from '../services/collector/relevance/judged-set.ts';
-import type { Interval } from '../services/collector/relevance/metrics.ts';
+import { evaluateRelevance, type Interval, JUDGED_SET_DIR, type JudgedPool, loadJudgedSet, RANKERS, type RelevanceReport, type SliceReport } from '../services/collector/index.ts';
 
 const args = process.argv.slice(2);
 const splitArg = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'test';

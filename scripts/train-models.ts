@@ -7,10 +7,10 @@
  * bytes; the file name carries the hash of the recipe and of every source that defines the model.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { injectionModel } from '../services/scorer/injection/learned-model.ts';
-import { detectSignals } from '../services/retriever/intent/detect-signals.ts';
-import { intentModel } from '../services/retriever/intent/learned-intent.ts';
-import { modelDir } from '../services/learned/model-cache.ts';
+import { injectionModel } from '../domain/screening/learned-model.ts';
+import { detectSignals } from '../domain/intent/detect-signals.ts';
+import { intentModel } from '../domain/intent/learned-intent.ts';
+import { modelDir } from '../domain/learned/model-cache.ts';
 
 const which = process.argv.slice(2).find((argument) => !argument.startsWith('--')) ?? 'all';
 const force = process.argv.includes('--force');

@@ -10,7 +10,7 @@ import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
 import { readCompactedTopic } from '../runtime/compacted-state.ts';
 import { createTransactionalPublisher, type RunningService } from '../runtime/runner.ts';
 import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
-import { createMonitor } from './monitor/monitor.ts';
+import { createMonitor } from './monitor/index.ts';
 
 export const SERVICE_NAMES = ['monitor', ...CONSUMER_SERVICES] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];

@@ -2,9 +2,9 @@
  * Vitest global setup: builds the learned classifiers into the model cache once, before any worker
  * starts, so no test pays (or races on) the first training. A no-op when the cache is current.
  */
-import { detectSignals } from '../services/retriever/intent/detect-signals.ts';
-import { intentModel } from '../services/retriever/intent/learned-intent.ts';
-import { injectionModel } from '../services/scorer/injection/learned-model.ts';
+import { detectSignals } from '../domain/intent/detect-signals.ts';
+import { intentModel } from '../domain/intent/learned-intent.ts';
+import { injectionModel } from '../domain/screening/learned-model.ts';
 
 export default function setup(): void {
   injectionModel();

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
-import { classifyQuery, type QueryClassification } from '../../services/retriever/intent/classify-query.ts';
+import { classifyQuery, type QueryClassification } from '../../domain/intent/classify-query.ts';
 
 /** The human-readable report: intent, search settings, the evidence, then the sub-queries. */
 export function formatClassification(query: string, result: QueryClassification): string {

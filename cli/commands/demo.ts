@@ -4,16 +4,14 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { stackSettings, stackUp } from '../../infra/local-stack.ts';
 import { loadConfig } from '../../runtime/config.ts';
-import { ingestDir, sourcesFile, topicDir } from '../../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE, topicDir, sourcesFile } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
-import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
-import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
+import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
 import { CONSUMER_SERVICES } from '../../services/catalog.ts';
 import { runStages } from '../../services/run-services.ts';
-import { LATEST_FILE } from '../../services/sink/batch-sink.ts';
 import { copyTopicFolder } from './topic.ts';
 
 const SAMPLE_TOPIC = fileURLToPath(new URL('../../examples/ai-browser', import.meta.url));

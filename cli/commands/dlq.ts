@@ -4,9 +4,7 @@ import { loadConfig } from '../../runtime/config.ts';
 import { originalHeaders, readDeadLetters, redriveDeadLetters, type DeadLetterDeps, type StoredDeadLetter } from '../../runtime/dead-letters.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { letterDetail, letterJson, letterLine } from '../../services/replay/dead-letters/format-letter.ts';
-import { acquireRedriveLock, openRedriveLedger } from '../../services/replay/dead-letters/redrive-ledger.ts';
-import { letterAddress, matchesFilter, parseLetterAddress, parseLetterFilter, planRedrive, type LetterFilter, type RedrivePlan } from '../../services/replay/dead-letters/select-letters.ts';
+import { acquireRedriveLock, letterAddress, letterDetail, type LetterFilter, letterJson, letterLine, matchesFilter, openRedriveLedger, parseLetterAddress, parseLetterFilter, planRedrive, type RedrivePlan } from '../../services/replay/index.ts';
 import { physicalTopic } from '../../topics/topics.ts';
 
 /**

@@ -8,10 +8,9 @@ import { connectPipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
 import { CAPABILITIES, type Capability } from '../../schemas/ingest.ts';
 import { INGEST_VERSION, type RawResult } from '../../schemas/messages.ts';
-import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
-import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
-import { requestContext } from '../../services/retriever/handler.ts';
-import { normalizeThirdPartyOutput } from '../../services/scorer/third-party-output.ts';
+import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
+import { requestContext } from '../../services/retriever/index.ts';
+import { normalizeThirdPartyOutput } from '../../domain/skills/third-party-output.ts';
 
 /** Refuses a skrya.ingest.v1 document meant for another interface version or topic. */
 export function checkIngestDocument(text: string, topicId: string): { capabilities: Capability[] } | null {

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
-import { rankItems, type RankableItem, type RankedItem } from '../../services/collector/dedupe/rank-items.ts';
-import { renderDigest } from '../../services/collector/synthesis/render-digest.ts';
-import { validateItem, type ValidationReason } from '../../services/scorer/validation/validate-item.ts';
+import { type RankableItem, type RankedItem, rankItems, renderDigest } from '../../services/collector/index.ts';
+import { validateItem, type ValidationReason } from '../../services/scorer/index.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgressReporter, summaryLines } from './replay.ts';
-import { buildReplayReport } from '../../services/replay/replay-report.ts';
+import { buildReplayReport } from '../../services/replay/index.ts';
 
 function capture(isTTY: boolean): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } {
   const stream = Object.assign(new PassThrough(), { isTTY, columns: 80 });

@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { readTimeRange } from '../../runtime/dead-letters.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { buildReplayRequest } from '../../services/replay/replay-request.ts';
-import { replayTopic, type ReplayProgress, type ReplaySummary } from '../../services/replay/replay-topic.ts';
+import { buildReplayRequest, type ReplayProgress, type ReplaySummary, replayTopic } from '../../services/replay/index.ts';
 import { physicalTopic } from '../../topics/topics.ts';
 
 export interface ProgressReporter {

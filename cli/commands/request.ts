@@ -4,9 +4,7 @@ import { sourcesFile } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
-import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
-import { lastRunUntil } from '../../services/monitor/monitor.ts';
-import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
+import { buildRetrievalRequest, lastRunUntil, loadSourcesFile } from '../../services/monitor/index.ts';
 
 export function registerRequestCommand(program: Command): void {
   program

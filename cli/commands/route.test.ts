@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { isSkryaError } from '../../runtime/errors.ts';
-import { routePlanSchema } from '../../services/retriever/router/route-plan.ts';
+import { routePlanSchema } from '../../services/retriever/index.ts';
 import { registerRouteCommand, type RouteCommandIo } from './route.ts';
 
 const input = {

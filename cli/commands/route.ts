@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { SkryaError, describeError } from '../../runtime/errors.ts';
-import { routeSources } from '../../services/retriever/router/route-sources.ts';
+import { routeSources } from '../../services/retriever/index.ts';
 
 /** What `skrya route` touches outside itself, passed in so tests run it without files or pipes. */
 export interface RouteCommandIo {

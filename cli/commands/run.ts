@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import path from 'node:path';
-import { loadBindingsFile, parseBindFlag, type Binding } from '../../services/retriever/bindings.ts';
+import { loadBindingsFile, parseBindFlag, type Binding } from '../../services/retriever/index.ts';
 import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-services.ts';
 
 export function registerRunCommand(program: Command): void {

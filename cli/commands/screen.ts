@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
-import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } from '../../services/scorer/injection/screen-item.ts';
+import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } from '../../domain/screening/screen-item.ts';
 
 /**
  * `skrya screen`: the scorer's prompt-injection screening, offline. Reads items

@@ -18,7 +18,7 @@ describe.concurrent('skrya skills', () => {
     const { code, stdout } = await skrya(['skills', 'test']);
     expect(code).toBe(0);
     expect(stdout).toContain('8 passed, 0 failed');
-  }, 30_000);
+  });
 
   it('run --mock: prints the results of a recorded provider response', async () => {
     const { code, stdout } = await skrya(['skills', 'run', 'brave_web_search', '--mock', '--input', '{"query":"kubernetes 1.31 release notes"}']);
@@ -27,7 +27,7 @@ describe.concurrent('skrya skills', () => {
     expect(printed.status).toBe('ok');
     expect(printed.results[0]?.url).toBe('https://kubernetes.io/blog/2024/08/13/kubernetes-v1-31-release/');
     expect(printed.raw[0]?.bytes).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
   it.each([
     { args: ['skills', 'run', 'brave_web_search', '--input', '{"query":'], code: 2, stream: 'stderr', text: '--input is not valid JSON' },
@@ -35,5 +35,5 @@ describe.concurrent('skrya skills', () => {
     const result = await skrya(args);
     expect(result.code).toBe(code);
     expect(stream === 'stderr' ? result.stderr : result.stdout).toContain(text);
-  }, 30_000);
+  });
 });

@@ -4,10 +4,10 @@ import { loadConfig } from '../../runtime/config.ts';
 import { SkryaError, describeError } from '../../runtime/errors.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { createMetricsRegistry, createSkillMetrics } from '../../runtime/metrics.ts';
-import { builtinSkills } from '../../services/retriever/skills/builtin-skills.ts';
-import { createSkillRegistry, type CheckOutcome, type SkillRegistry, type SkillReportEntry } from '../../services/retriever/skills/registry.ts';
-import { runSkill } from '../../services/retriever/skills/run-skill.ts';
-import type { AdapterMode } from '../../services/retriever/skills/types.ts';
+import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
+import { createSkillRegistry, type CheckOutcome, type SkillRegistry, type SkillReportEntry } from '../../domain/skills/registry.ts';
+import { runSkill } from '../../domain/skills/run-skill.ts';
+import type { AdapterMode } from '../../domain/skills/types.ts';
 
 const write = (line = '') => process.stdout.write(`${line}\n`);
 

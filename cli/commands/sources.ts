@@ -4,8 +4,7 @@ import { loadConfig } from '../../runtime/config.ts';
 import { listTopics, sourcesFile } from '../../runtime/data-paths.ts';
 import path from 'node:path';
 import { SkryaError } from '../../runtime/errors.ts';
-import { migrateSourcesText, unifiedDiff } from '../../services/monitor/migrate-sources.ts';
-import { formatProblem, lintSourcesText } from '../../services/monitor/sources-file.ts';
+import { formatProblem, lintSourcesText, migrateSourcesText, unifiedDiff } from '../../services/monitor/index.ts';
 
 export function registerSourcesCommand(program: Command): void {
   const sources = program.command('sources');

@@ -5,7 +5,7 @@ import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { assertId } from '../../runtime/ids.ts';
-import { formatProblem, lintSourcesText } from '../../services/monitor/sources-file.ts';
+import { formatProblem, lintSourcesText } from '../../services/monitor/index.ts';
 
 /** A topic a user can start from: one runtime-retrieval source, capabilities only (spec 000). */
 function scaffoldSources(topicId: string): string {

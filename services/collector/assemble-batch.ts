@@ -4,7 +4,7 @@
  * scored items always give the same batch, whatever order they arrived in.
  */
 import { INGEST_VERSION, type IngestBatch, type Producer, type ProviderStatus, type RequestContext, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
-import { RANKED_CAPABILITIES, VERDICT_FACTORS, fuseRun } from '../scorer/ranking/fusion.ts';
+import { RANKED_CAPABILITIES, VERDICT_FACTORS, fuseRun } from '../../domain/ranking/fusion.ts';
 import { agreementOf } from './dedupe/agreement.ts';
 import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
 import { renderRunDigest } from './run-digest.ts';

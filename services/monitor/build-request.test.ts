@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retrievalRequestSchema } from '../../schemas/messages.ts';
 import { codeOf } from '../../test/support/error-code.ts';
-import { classifyQuery } from '../retriever/intent/classify-query.ts';
+import { classifyQuery } from '../../domain/intent/classify-query.ts';
 import { buildRetrievalRequest, runIdFor, type RequestInput } from './build-request.ts';
 import { DEFAULT_MAX_ITEMS, runtimeSourceSchema, type TopicSources } from './sources-file.ts';
 

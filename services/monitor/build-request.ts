@@ -8,8 +8,8 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { assertId } from '../../runtime/ids.ts';
 import type { Capability, Intent } from '../../schemas/ingest.ts';
 import { RETRIEVAL_REQUEST_VERSION, retrievalRequestSchema, type RetrievalRequest } from '../../schemas/messages.ts';
-import { classifyQuery } from '../retriever/intent/classify-query.ts';
-import { expandQuery } from '../retriever/intent/expand-query.ts';
+import { classifyQuery } from '../../domain/intent/classify-query.ts';
+import { expandQuery } from '../../domain/intent/expand-query.ts';
 import { DEFAULT_MAX_ITEMS, type TopicSources } from './sources-file.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestDir, sourcesFile } from '../../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE, sourcesFile } from '../../runtime/data-paths.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { retrievalRequestSchema, type RetrievalRequest } from '../../schemas/messages.ts';
-import { LATEST_FILE } from '../sink/batch-sink.ts';
 import { createMonitor, lastRunUntil } from './monitor.ts';
 
 const logger = createLogger({ level: 'silent' });

@@ -5,12 +5,11 @@
  * topics still run.
  */
 import fs from 'node:fs';
-import { ingestDir, listTopics, sourcesFile } from '../../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE, listTopics, sourcesFile } from '../../runtime/data-paths.ts';
 import { describeError } from '../../runtime/errors.ts';
 import { resolveInside } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { MonitorState, RetrievalRequest } from '../../schemas/messages.ts';
-import { LATEST_FILE } from '../sink/batch-sink.ts';
 import { buildRetrievalRequest } from './build-request.ts';
 import { isDue } from './cadence.ts';
 import { loadSourcesFile } from './sources-file.ts';

@@ -9,7 +9,7 @@ import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { assertId, resolveInside } from '../../runtime/ids.ts';
 import { isoDateTime } from '../../schemas/ingest.ts';
-import { compactTimestamp } from '../sink/file-names.ts';
+import { compactTimestamp } from '../sink/index.ts';
 
 export interface ReplayRequest {
   tenant: string;

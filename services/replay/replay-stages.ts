@@ -12,10 +12,9 @@ import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/run
 import type { Serde } from '../../runtime/serde.ts';
 import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
 import type { TopicName } from '../../topics/topics.ts';
-import { createCollector } from '../collector/handler.ts';
-import { createScorer } from '../scorer/handler.ts';
-import { createBatchSink } from '../sink/batch-sink.ts';
-import { compactTimestamp } from '../sink/file-names.ts';
+import { createCollector } from '../collector/index.ts';
+import { createScorer } from '../scorer/index.ts';
+import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 
 export interface ReplayedRun {
   runId: string;

@@ -8,15 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE, replayDir } from '../../runtime/data-paths.ts';
 import type { StoredRecord } from '../../runtime/dead-letters.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
-import { DIGEST_FILE, LATEST_FILE } from '../sink/batch-sink.ts';
-import { MEMORY_FILE } from '../sink/evidence-memory.ts';
-import { writeFileAtomic } from '../sink/write-atomic.ts';
+import { DIGEST_FILE, MEMORY_FILE, writeFileAtomic } from '../sink/index.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
 import { createReplayStages, type ReplayStages } from './replay-stages.ts';

@@ -11,9 +11,9 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { CAPABILITIES, type Capability, type ProviderResult } from '../../schemas/ingest.ts';
-import { normalizeThirdPartyOutput } from '../scorer/third-party-output.ts';
-import type { SkillRunResult } from './skills/run-skill.ts';
-import type { RawResponse } from './skills/types.ts';
+import { normalizeThirdPartyOutput } from '../../domain/skills/third-party-output.ts';
+import type { SkillRunResult } from '../../domain/skills/run-skill.ts';
+import type { RawResponse } from '../../domain/skills/types.ts';
 
 export const BINDING_PREFIX = 'binding:';
 export const DEFAULT_BINDING_TIMEOUT_MS = 30_000;

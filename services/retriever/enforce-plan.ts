@@ -7,8 +7,8 @@
  */
 import type { Capability } from '../../schemas/ingest.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
-import { hostOf } from '../scorer/ranking/score-item.ts';
-import { SHIPPED_AUTHORITY } from '../scorer/ranking/shipped-authority.ts';
+import { hostOf } from '../../domain/ranking/score-item.ts';
+import { SHIPPED_AUTHORITY } from '../../domain/ranking/shipped-authority.ts';
 import type { GoalMode, RouteFreshness, SearchProvider, SourceType, TaskType } from './router/route-input.ts';
 import type { RoutePlan } from './router/route-plan.ts';
 import { routePlanSchema } from './router/route-plan.ts';

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../runtime/errors.ts';
 import type { ProviderResult } from '../../schemas/ingest.ts';
 import { executeCalls, fallbackTrigger, mapWithLimit, type ExecutionReport, type SkillCaller } from './execute-calls.ts';
 import type { PlannedCall } from './plan-calls.ts';
-import type { SkillRunResult } from './skills/run-skill.ts';
+import type { SkillRunResult } from '../../domain/skills/run-skill.ts';
 
 /** What the fake answers for one skill call. */
 type Answer = { results: number } | { code: ErrorCode | undefined } | 'ok-empty';

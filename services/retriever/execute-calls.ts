@@ -9,8 +9,8 @@ import type { ProviderStatus } from '../../schemas/messages.ts';
 import type { PlanEnforcement } from './enforce-plan.ts';
 import { sourceOf } from './enforce-plan.ts';
 import type { PlannedCall } from './plan-calls.ts';
-import type { SkillRunResult } from './skills/run-skill.ts';
-import type { RawResponse } from './skills/types.ts';
+import type { SkillRunResult } from '../../domain/skills/run-skill.ts';
+import type { RawResponse } from '../../domain/skills/types.ts';
 
 export type FallbackTrigger = 'quota_exhausted' | 'timeout' | 'empty_results' | 'api_error' | 'not_connected' | 'budget_exhausted' | 'stop_rule';
 

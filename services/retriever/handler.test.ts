@@ -8,8 +8,8 @@ import { retrieve } from './testing/retrieve.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
 import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
 import { createRetriever } from './handler.ts';
-import { builtinSkills } from './skills/builtin-skills.ts';
-import { createSkillRegistry, type SkillRegistry } from './skills/registry.ts';
+import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
+import { createSkillRegistry, type SkillRegistry } from '../../domain/skills/registry.ts';
 
 let registry: SkillRegistry;
 let root: string;

@@ -19,8 +19,8 @@ import { counterQueries, enforcePlan, planFor, webChain, withinRounds } from './
 import { executeCalls, type SkillCaller } from './execute-calls.ts';
 import { withPages } from './paged-calls.ts';
 import { PROVIDER_CHAINS, planCalls } from './plan-calls.ts';
-import { runSkill, type SkillRunResult } from './skills/run-skill.ts';
-import type { SkillRegistry } from './skills/registry.ts';
+import { runSkill, type SkillRunResult } from '../../domain/skills/run-skill.ts';
+import type { SkillRegistry } from '../../domain/skills/registry.ts';
 import { createCallGate, providerConcurrency, type CallGate } from './tenancy/call-gate.ts';
 import { createFairQueue, type FairQueueOptions } from './tenancy/fair-queue.ts';
 import { loadTenantConfig, type TenantConfig } from './tenancy/tenant-config.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
-import { INTENT_PROFILES } from './intent/intent-profiles.ts';
+import { INTENT_PROFILES } from '../../domain/intent/intent-profiles.ts';
 import { PROVIDER_CHAINS, planCalls, type PlannedCall } from './plan-calls.ts';
 
 function request(overrides: Partial<RetrievalRequest> = {}): RetrievalRequest {

@@ -5,7 +5,7 @@
  */
 import type { Capability, Freshness } from '../../schemas/ingest.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
-import { INTENT_PROFILES } from './intent/intent-profiles.ts';
+import { INTENT_PROFILES } from '../../domain/intent/intent-profiles.ts';
 
 /**
  * Provider chains by capability, most preferred first. Search chains follow spec 004's

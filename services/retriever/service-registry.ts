@@ -1,7 +1,7 @@
 import type { Pipeline } from '../../runtime/pipeline.ts';
-import type { CredentialRateLimiter } from './skills/adapters/credential-rate-limiter.ts';
-import { builtinSkills } from './skills/builtin-skills.ts';
-import { createSkillRegistry, type SkillRegistry } from './skills/registry.ts';
+import type { CredentialRateLimiter } from '../../domain/skills/adapters/credential-rate-limiter.ts';
+import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
+import { createSkillRegistry, type SkillRegistry } from '../../domain/skills/registry.ts';
 
 /**
  * The retriever's skills: live adapters (real HTTP) unless SKRYA_SKILL_ADAPTERS=mock asks for the

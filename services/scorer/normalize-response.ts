@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import { SkryaError, describeError } from '../../runtime/errors.ts';
 import type { ProviderResult } from '../../schemas/ingest.ts';
 import type { RawResult } from '../../schemas/messages.ts';
-import { builtinSkills } from '../retriever/skills/builtin-skills.ts';
-import type { RawResponse } from '../retriever/skills/types.ts';
-import { normalizeThirdPartyOutput } from './third-party-output.ts';
+import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
+import type { RawResponse } from '../../domain/skills/types.ts';
+import { normalizeThirdPartyOutput } from '../../domain/skills/third-party-output.ts';
 
 export type ResponseParser = (raw: RawResponse) => ProviderResult[];
 

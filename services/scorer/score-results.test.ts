@@ -5,7 +5,7 @@ import { providerResultSchema, type ProviderResult } from '../../schemas/ingest.
 import { scoredItemSchema, type RawResult, type RequestContext } from '../../schemas/messages.ts';
 import { rawResponseFixture, requestContextFixture } from '../../test/fixtures/messages.ts';
 import { builtinParsers, normalizeResponse } from './normalize-response.ts';
-import { roundScore, scoreItem } from './ranking/score-item.ts';
+import { roundScore, scoreItem } from '../../domain/ranking/score-item.ts';
 import { DOWNWEIGHT_FACTOR, contentHash, itemId, scoreResults } from './score-results.ts';
 
 type Response = Extract<RawResult, { kind: 'RESPONSE' }>;

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import type { Capability, ProviderResult } from '../../schemas/ingest.ts';
 import type { RawResult, Reason, ScoreComponents, ScoredItem, Verdict } from '../../schemas/messages.ts';
-import { screenItem, type ScreenResult } from './injection/screen-item.ts';
-import { canonicalUrl } from './ranking/canonical-url.ts';
-import { RANKED_CAPABILITIES, VERDICT_FACTORS } from './ranking/fusion.ts';
-import { createItemScorer, hostOf, roundScore, type ItemScore } from './ranking/score-item.ts';
+import { screenItem, type ScreenResult } from '../../domain/screening/screen-item.ts';
+import { canonicalUrl } from '../../domain/urls/canonical-url.ts';
+import { RANKED_CAPABILITIES, VERDICT_FACTORS } from '../../domain/ranking/fusion.ts';
+import { createItemScorer, hostOf, roundScore, type ItemScore } from '../../domain/ranking/score-item.ts';
 import { validateItem } from './validation/validate-item.ts';
 
-export { DOWNWEIGHT_FACTOR, QUARANTINE_FACTOR } from './ranking/fusion.ts';
+export { DOWNWEIGHT_FACTOR, QUARANTINE_FACTOR } from '../../domain/ranking/fusion.ts';
 
 type ResponseMessage = Extract<RawResult, { kind: 'RESPONSE' }>;
 

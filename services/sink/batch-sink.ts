@@ -7,7 +7,7 @@
  * Atomic and idempotent: the same batch twice gives the same bytes.
  */
 import fs from 'node:fs';
-import { ingestDir } from '../../runtime/data-paths.ts';
+import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { resolveInside } from '../../runtime/ids.ts';
 import { drop, type Handler } from '../../runtime/runner.ts';
 import { compactTimestamp } from './file-names.ts';
@@ -17,7 +17,6 @@ import { changesSince, diffRuns, previousRun, renderChanges, type RunChanges } f
 import { runStatusOf } from './run-status.ts';
 import { writeFileAtomic } from './write-atomic.ts';
 
-export const LATEST_FILE = 'latest-ingest.json';
 export const DIGEST_FILE = 'digest.md';
 
 export interface BatchSinkOptions {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCompactedTopic, readTopicToEnd } from '../../runtime/compacted-state.ts';
-import { createRandom } from '../../services/learned/random.ts';
+import { createRandom } from '../../domain/learned/random.ts';
 import { serviceEnv, spawnService, waitUntil } from '../support/fault-processes.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 

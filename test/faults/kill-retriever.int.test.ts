@@ -15,7 +15,7 @@ import { ingestDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
-import { createRandom } from '../../services/learned/random.ts';
+import { createRandom } from '../../domain/learned/random.ts';
 import { serviceEnv, spawnService, type ServiceProcess } from '../support/fault-processes.ts';
 import { groupLag } from '../support/fault-workload.ts';
 import { createHarness, readLatestIfRun, waitFor, type Harness } from '../support/pipeline-harness.ts';

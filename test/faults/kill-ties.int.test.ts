@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
-import { canonicalUrl } from '../../services/scorer/ranking/canonical-url.ts';
+import { canonicalUrl } from '../../domain/urls/canonical-url.ts';
 import { runKillCampaign, type KillCampaignResult } from '../support/fault-campaign.ts';
 import { planWorkload, runFile, type WorkloadShape } from '../support/fault-workload.ts';
 import { createHarness, listFiles, type Harness } from '../support/pipeline-harness.ts';

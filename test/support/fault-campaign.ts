@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Pipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
 import type { TopicName } from '../../topics/topics.ts';
-import { createRandom } from '../../services/learned/random.ts';
+import { createRandom } from '../../domain/learned/random.ts';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from './fault-processes.ts';
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps, topicSize, type WorkloadShape, type WorkloadVerdict } from './fault-workload.ts';
 

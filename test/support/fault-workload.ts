@@ -14,7 +14,7 @@ import type { Publisher } from '../../runtime/runner.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
 import { consumerGroup, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
-import { createRandom } from '../../services/learned/random.ts';
+import { createRandom } from '../../domain/learned/random.ts';
 import { requestContextFixture } from '../fixtures/messages.ts';
 
 export interface PlannedRun {

@@ -1,11 +1,11 @@
-import { stripWww } from '../../scorer/ranking/authority.ts';
-import { hostOf } from '../../scorer/ranking/score-item.ts';
+import { stripWww } from '../../../domain/ranking/authority.ts';
+import { hostOf } from '../../../domain/ranking/score-item.ts';
 import type { SourceRef } from './dedupe-items.ts';
 
 /**
  * Agreement between sources as a ranking signal: a document that several providers returned, or
  * that several sites carry, is more likely to matter. The score counts it as a weighted component
- * (agreementComponent in scorer/ranking/fusion.ts, issue 21); `bonus` (each independent source
+ * (agreementComponent in domain/ranking/fusion.ts, issue 21); `bonus` (each independent source
  * beyond the first adds AGREEMENT_BONUS_PER_SOURCE, at most AGREEMENT_BONUS_CAP) is the earlier
  * flat bonus, kept for callers that read it and no longer added to scores. A source is independent when its
  * (provider, host) pair is new: brave + exa finding one URL is two, one provider finding a

@@ -1,5 +1,5 @@
-import { canonicalUrl, type CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
-import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
+import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
+import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
 import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fingerprint } from './simhash.ts';
 
 /**

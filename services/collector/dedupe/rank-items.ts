@@ -1,7 +1,7 @@
-import type { AuthorityIndex } from '../../scorer/ranking/authority.ts';
-import type { CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
-import { fuseRun } from '../../scorer/ranking/fusion.ts';
-import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../scorer/ranking/score-item.ts';
+import type { AuthorityIndex } from '../../../domain/ranking/authority.ts';
+import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
+import { fuseRun } from '../../../domain/ranking/fusion.ts';
+import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
 import { dedupeItems, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
 

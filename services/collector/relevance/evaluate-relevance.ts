@@ -6,7 +6,7 @@
  * language and overall, with 95 % bootstrap intervals over queries.
  */
 import { INTENTS, type Intent } from '../../../schemas/ingest.ts';
-import { canonicalUrl } from '../../scorer/ranking/canonical-url.ts';
+import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
 import { rankItems, type RankableItem, type RankOptions } from '../dedupe/rank-items.ts';
 import type { JudgedPool, JudgedResult, Language, Split } from './judged-set.ts';
 import { bootstrapMean, ndcgAt, precisionAt, seededShuffle, type Interval } from './metrics.ts';

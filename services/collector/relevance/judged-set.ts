@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { SkryaError } from '../../../runtime/errors.ts';
 import { INTENTS, isoDateTime, type Intent } from '../../../schemas/ingest.ts';
-import { canonicalUrl } from '../../scorer/ranking/canonical-url.ts';
+import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
 
 export const PROVIDERS: Readonly<Record<string, string>> = {
   brave: 'brave_web_search',

@@ -3,7 +3,7 @@
  * A ranking is a list of document ids; a document seen again further down (a copy the ranker did
  * not merge) earns nothing the second time, as it tells the reader nothing new.
  */
-import { createRandom } from '../../learned/random.ts';
+import { createRandom } from '../../../domain/learned/random.ts';
 
 export const NDCG_CUTOFF = 10;
 export const PRECISION_CUTOFF = 5;

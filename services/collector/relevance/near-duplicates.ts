@@ -5,7 +5,7 @@
  * titles carry different version numbers is a cross-version pair (release notes of 2.5 and 2.6).
  * Every distinct URL of a pool goes through dedupeItems as the collector would run it.
  */
-import { canonicalUrl } from '../../scorer/ranking/canonical-url.ts';
+import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
 import { dedupeItems, type DedupeOptions } from '../dedupe/dedupe-items.ts';
 import type { JudgedPool, JudgedResult } from './judged-set.ts';
 

@@ -1,4 +1,4 @@
-import { foldText, isStopWord } from '../../scorer/ranking/tokenize.ts';
+import { foldText, isStopWord } from '../../../domain/text/tokenize.ts';
 
 /**
  * Numeric claims in a text: a number with the unit it counts ("45 enhancements", "30 %",

@@ -1,7 +1,7 @@
-import { stripWww } from '../../scorer/ranking/authority.ts';
-import { hostOf } from '../../scorer/ranking/score-item.ts';
-import { parsePublishedAt } from '../../scorer/ranking/freshness.ts';
-import { queryTerms } from '../../scorer/ranking/tokenize.ts';
+import { stripWww } from '../../../domain/ranking/authority.ts';
+import { hostOf } from '../../../domain/ranking/score-item.ts';
+import { parsePublishedAt } from '../../../domain/ranking/freshness.ts';
+import { queryTerms } from '../../../domain/text/tokenize.ts';
 import { detectConflicts, type Conflict } from './conflicts.ts';
 import { clusterByTheme } from './themes.ts';
 

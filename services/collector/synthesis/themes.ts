@@ -1,4 +1,4 @@
-import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
+import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
 
 /**
  * Themes for the digest (spec 001 phase 5, 5–15 results): items grouped by a salient keyword they

@@ -4,7 +4,7 @@
  * referenced variable is unset); every other tenant shares the registry built on the retriever's
  * own environment. Registries are built on first use and rebuilt when a value changes.
  */
-import type { SkillRegistry } from '../skills/registry.ts';
+import type { SkillRegistry } from '../../../domain/skills/registry.ts';
 import { resolveTenantCredentials } from './credentials.ts';
 import type { TenantConfig } from './tenant-config.ts';
 

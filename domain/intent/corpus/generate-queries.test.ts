@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { INTENTS } from '../../../schemas/ingest.ts';
+import { generateIntentQueries, QUERY_FAMILIES } from './generate-queries.ts';
+
+const rows = generateIntentQueries();
+
+describe('generated intent queries', () => {
+  it('is the same on every run with the same seed', () => {
+    expect(JSON.stringify(generateIntentQueries())).toBe(JSON.stringify(rows));
+  });
+
+  it('has >= 2,500 queries covering 7 intents x en/zh/mixed in every split', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(2500);
+    for (const split of ['train', 'validation', 'test'] as const) {
+      for (const intent of INTENTS) for (const lang of ['en', 'zh', 'mixed'] as const) expect(rows.some((row) => row.split === split && row.intent === intent && row.lang === lang), `${split} ${intent} ${lang}`).toBe(true);
+    }
+    expect(new Set(rows.map((row) => row.query)).size).toBe(rows.length);
+  });
+
+  it('keeps each phrasing family in one split', () => {
+    const splitOf = new Map<string, string>();
+    for (const row of rows) {
+      expect(splitOf.get(row.family) ?? row.split, row.family).toBe(row.split);
+      splitOf.set(row.family, row.split);
+    }
+    expect(new Set(QUERY_FAMILIES.map((family) => family.id)).size).toBe(QUERY_FAMILIES.length);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { INTENTS } from '../../schemas/ingest.ts';
+import { detectSignals } from './detect-signals.ts';
+import { pickIntent } from './pick-intent.ts';
+import { SPECIFICITY_ORDER } from './intent-profiles.ts';
+import { SIGNAL_RULES } from './signal-rules.ts';
+
+const HAN = /\p{Script=Han}/u;
+
+describe('the signal table', () => {
+  it.each(INTENTS)('has English and Chinese signals for %s', (intent) => {
+    const rules = SIGNAL_RULES.filter((rule) => rule.intent === intent);
+    expect(rules.some((rule) => HAN.test(rule.pattern.source))).toBe(true);
+    expect(rules.some((rule) => /[a-z]{3}/u.test(rule.pattern.source.replace(/\\[a-z]/gu, '')))).toBe(true);
+  });
+
+  it('only uses comparison signals as separators', () => {
+    expect(SIGNAL_RULES.filter((rule) => rule.role === 'separator').every((rule) => rule.intent === 'comparison')).toBe(true);
+  });
+
+  it('orders every intent exactly once by specificity', () => {
+    expect([...SPECIFICITY_ORDER].sort()).toEqual([...INTENTS].sort());
+    expect(SPECIFICITY_ORDER.at(-1)).toBe('exploratory');
+  });
+});
+
+describe('pickIntent', () => {
+  it.each<[string, Array<{ intent: (typeof INTENTS)[number]; strength: 1 | 2 | 3 }>, string]>([
+    ['no signal', [], 'exploratory'],
+    ['the stronger signal wins over specificity', [{ intent: 'comparison', strength: 1 }, { intent: 'tutorial', strength: 3 }], 'tutorial'],
+    ['equal strength: the more specific wins', [{ intent: 'status', strength: 2 }, { intent: 'news', strength: 2 }], 'news'],
+    ['equal strength: comparison over status', [{ intent: 'status', strength: 3 }, { intent: 'comparison', strength: 3 }], 'comparison'],
+    ['an explicit exploratory signal still counts', [{ intent: 'exploratory', strength: 3 }, { intent: 'factual', strength: 2 }], 'exploratory'],
+  ])('%s', (_case, signals, expected) => {
+    expect(pickIntent(signals)).toBe(expected);
+  });
+});
+
+describe('detectSignals', () => {
+  it('reports only the framing words of a rule with groups, so the topic in between stays', () => {
+    const query = 'what does idempotent mean in REST';
+    const meaning = detectSignals(query).find((signal) => signal.signal === 'what does X mean');
+    expect(meaning?.framing.map((span) => query.slice(...span))).toEqual(['what does', 'mean']);
+    expect(meaning && query.slice(...meaning.span)).toBe('what does idempotent mean');
+  });
+
+  it('matches acronym rules on the query as typed, not lower-cased', () => {
+    expect(detectSignals('WAL in databases').some((signal) => signal.intent === 'factual')).toBe(true);
+    expect(detectSignals('wal in databases').some((signal) => signal.intent === 'factual')).toBe(false);
+  });
+
+  it('keeps word boundaries: "snows" is not news, "github copilot" is not a resource', () => {
+    expect(detectSignals('why it snows').some((signal) => signal.intent === 'news')).toBe(false);
+    expect(detectSignals('github copilot tips').some((signal) => signal.intent === 'resource')).toBe(false);
+    expect(detectSignals('set up 2fa on github').some((signal) => signal.intent === 'resource')).toBe(false);
+  });
+
+  it('does not read 消息队列 (message queue) as news', () => {
+    expect(detectSignals('Kafka 消息队列原理').some((signal) => signal.intent === 'news')).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Fusion of the per-item content score (keyword, freshness, authority: the scorer's work) with
+ * the two signals only a whole run shows: the providers' own order and agreement between sources.
+ *
+ * Rank: reciprocal-rank fusion (Cormack et al., 2009) over every list a document appeared in, a
+ * list being one provider's answer to one sub-query: rrf = Σ_lists 1 / (RRF_K + rank), with the
+ * document's best rank per list. It rewards both a high place and being found by several lists.
+ * Divided by the run's highest rrf it becomes a 0–1 component. Items from sources that do not rank
+ * (feeds, fetched pages, notes) get RANK_NEUTRAL.
+ *
+ * Agreement: (independent sources − 1) / AGREEMENT_SATURATION, capped at 1 (see agreement.ts for
+ * what counts as independent).
+ *
+ * score = verdict factor × (w_keyword·keyword + w_freshness·freshness + w_authority·authority
+ *                           + w_rank·rank + w_agreement·agreement)
+ */
+import type { Capability } from '../../schemas/ingest.ts';
+import { contentWeight, type ScoreWeights } from './intent-weights.ts';
+
+export const RRF_K = 10;
+
+/** Capabilities whose responses are ranked lists (a search engine's order); feeds, pages and notes are not. */
+export const RANKED_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(['web_search', 'news_search', 'site_search', 'social_search']);
+export const RANK_NEUTRAL = 0.5;
+export const AGREEMENT_SATURATION = 3;
+
+/** Downweighted items keep their place in the data but rank below comparable clean ones. */
+export const DOWNWEIGHT_FACTOR = 0.5;
+export const QUARANTINE_FACTOR = 0.25;
+export const VERDICT_FACTORS: Readonly<Record<'ACCEPTED' | 'DOWNWEIGHTED' | 'QUARANTINED' | 'DROPPED', number>> = {
+  ACCEPTED: 1,
+  DOWNWEIGHTED: DOWNWEIGHT_FACTOR,
+  QUARANTINED: QUARANTINE_FACTOR,
+  DROPPED: 0,
+};
+
+export interface ListPlace {
+  /** Which ranked list (provider + sub-query, or a response sequence); null: not from a ranked list. */
+  list: string | null;
+  /** 1-based rank inside that list. */
+  rank: number | null;
+}
+
+/** Σ over distinct lists of 1 / (k + best rank in the list); 0 when no copy came from a ranked list. */
+export function reciprocalRankSum(places: readonly ListPlace[], k: number = RRF_K): number {
+  const best = new Map<string, number>();
+  for (const { list, rank } of places) {
+    if (list === null || rank === null || !Number.isFinite(rank) || rank < 1) continue;
+    best.set(list, Math.min(best.get(list) ?? Number.POSITIVE_INFINITY, rank));
+  }
+  let sum = 0;
+  for (const rank of best.values()) sum += 1 / (k + rank);
+  return sum;
+}
+
+/** The rank component of each item: its rrf over the run's highest, RANK_NEUTRAL for unranked items. */
+export function rankComponents(sums: readonly number[]): number[] {
+  const highest = Math.max(0, ...sums);
+  return sums.map((sum) => (sum === 0 || highest === 0 ? RANK_NEUTRAL : sum / highest));
+}
+
+/** One list alone: what the scorer can say before it sees the run (rank 1 → 1). */
+export function singleListRank(rank: number, k: number = RRF_K): number {
+  return (k + 1) / (k + rank);
+}
+
+export function agreementComponent(independentSources: number): number {
+  return Math.min(1, Math.max(0, independentSources - 1) / AGREEMENT_SATURATION);
+}
+
+/**
+ * The final score from the content score the scorer stored (already × verdict factor, over the
+ * content weights) and the run's rank and agreement components.
+ */
+export function fuseScore(contentScore: number, rank: number, agreement: number, weights: ScoreWeights, verdictFactor: number): number {
+  return contentScore * contentWeight(weights) + verdictFactor * (weights.rank * rank + weights.agreement * agreement);
+}
+
+export interface FusionInput {
+  /** The scorer's content score (× verdict factor); null when the run has no intent. */
+  contentScore: number | null;
+  weights: ScoreWeights | null;
+  verdictFactor: number;
+  /** Where every copy of the document stood in the providers' lists. */
+  places: readonly ListPlace[];
+  independentSources: number;
+}
+
+export interface Fused {
+  score: number | null;
+  rank: number;
+  agreement: number;
+}
+
+/** Fuses one run's documents (after copies are merged): rank is relative to the run's best. */
+export function fuseRun(inputs: readonly FusionInput[]): Fused[] {
+  const ranks = rankComponents(inputs.map((input) => reciprocalRankSum(input.places)));
+  return inputs.map((input, index) => {
+    const rank = Math.round(ranks[index]! * 1e6) / 1e6;
+    const agreement = Math.round(agreementComponent(input.independentSources) * 1e6) / 1e6;
+    const score = input.contentScore === null || input.weights === null ? null : fuseScore(input.contentScore, rank, agreement, input.weights, input.verdictFactor);
+    return { score: score === null ? null : Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6, rank, agreement };
+  });
+}

@@ -1,0 +1,312 @@
+/**
+ * The learned half of injection screening: a logistic regression over hashed word, character and
+ * CJK n-grams that reads a page one passage at a time (a sentence-sized chunk, and each pair of
+ * neighbouring chunks) and reports the most suspicious passage. Before reading, escapes written as
+ * text (`\u200b`, `\u5ffd`, `&#8203;`) are decoded and the text is normalized like the rules see it
+ * (NFKC, lower case, invisible characters gone, Latin look-alikes folded) plus a fold of Chinese
+ * variant characters that pass for common ones.
+ *
+ * Trained on the train split of the generated corpus (corpus/generate-corpus.ts): passages that
+ * overlap a planted payload are positive, passages of benign pages and of the untouched parts of
+ * injected pages are negative. The calibration shift is chosen on the validation split; the test
+ * split is never read here. The weights are built into the model cache on first use
+ * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
+ */
+import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
+import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
+import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
+import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
+import { normalizeText } from './normalize-text.ts';
+
+export interface InjectionRecipe {
+  version: number;
+  features: FeatureRecipe;
+  training: TrainOptions;
+  /** Chunks shorter than this are joined to the next one. */
+  minChunk: number;
+  maxChunk: number;
+  /** Validation limits the calibration must respect while maximizing recall. */
+  maxValidationFpr: number;
+  maxValidationHardFpr: number;
+}
+
+export const INJECTION_RECIPE: InjectionRecipe = {
+  version: 1,
+  // Measured on validation (recall at the limits below): word 1-2 + CJK 1-3 grams 0.45; adding
+  // character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams fit the
+  // train families' wording too closely.
+  features: { bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
+  training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 2] },
+  minChunk: 24,
+  maxChunk: 320,
+  maxValidationFpr: 0.03,
+  maxValidationHardFpr: 0.08,
+};
+
+/** Sources whose change makes a cached model stale. */
+const MODEL_SOURCES = [
+  'domain/screening/learned-model.ts',
+  'domain/screening/normalize-text.ts',
+  'domain/screening/corpus/generate-corpus.ts',
+  'domain/screening/corpus/payload-families.ts',
+  'domain/screening/corpus/host-families.ts',
+  'domain/learned/features.ts',
+  'domain/learned/logistic.ts',
+  'domain/learned/random.ts',
+];
+
+export interface Chunk {
+  start: number;
+  end: number;
+}
+
+const ZH_VARIANTS: Record<string, string> = { 畧: '略', 今: '令', 糸: '系', 岀: '出', 戸: '户', 説: '说', 給: '给', 務: '务', 規: '规', 則: '则', 揩: '指', 亓: '示', 歬: '前', 乏: '之', 耍: '要', 尗: '求', 宻: '密' };
+const ZH_VARIANT_PATTERN = new RegExp(`[${Object.keys(ZH_VARIANTS).join('')}]`, 'g');
+const ESCAPES = /\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|&#(\d{1,7});|&#x([0-9a-fA-F]{1,6});|&(quot|amp|lt|gt|nbsp);/g;
+const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', nbsp: ' ' };
+
+/** The text the model reads for a passage. */
+export function modelText(raw: string): string {
+  const decoded = raw.replace(ESCAPES, (whole, u?: string, x?: string, dec?: string, hex?: string, entity?: string) => {
+    const code = u !== undefined ? parseInt(u, 16) : x !== undefined ? parseInt(x, 16) : dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : -1;
+    if (entity !== undefined) return ENTITIES[entity] ?? whole;
+    return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+  // 今 is an everyday character: it only folds to 令 after 指 (指今 → 指令).
+  return normalizeText(decoded).text.replace(ZH_VARIANT_PATTERN, (char, offset: number, text: string) => (char === '今' && text[offset - 1] !== '指' ? char : (ZH_VARIANTS[char] ?? char)));
+}
+
+/** Sentence-sized passages of a field: split after sentence ends and at line breaks, short ones joined. */
+export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
+  const pieces: Chunk[] = [];
+  let start = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] ?? '';
+    const next = text[index + 1] ?? ' ';
+    const boundary = char === '\n' || '。！？；'.includes(char) || ('.!?;'.includes(char) && /\s/.test(next)) || index - start + 1 >= recipe.maxChunk;
+    if (boundary) {
+      if (text.slice(start, index + 1).trim() !== '') pieces.push({ start, end: index + 1 });
+      start = index + 1;
+    }
+  }
+  if (text.slice(start).trim() !== '') pieces.push({ start, end: text.length });
+  const chunks: Chunk[] = [];
+  for (const piece of pieces) {
+    const last = chunks[chunks.length - 1];
+    if (last !== undefined && last.end - last.start < recipe.minChunk && piece.end - last.start <= recipe.maxChunk) last.end = piece.end;
+    else chunks.push({ ...piece });
+  }
+  return chunks;
+}
+
+export interface Passage {
+  field: string;
+  start: number;
+  end: number;
+  buckets: Set<number>;
+  /** A pair's second chunk: its buckets count once more where the first chunk lacks them. */
+  second?: Set<number>;
+}
+
+/** All buckets of a passage (a pair's union). */
+export function passageBuckets(passage: Passage): Set<number> {
+  return passage.second === undefined ? passage.buckets : new Set([...passage.buckets, ...passage.second]);
+}
+
+/** Every chunk of every field, and each pair of neighbouring chunks in a field. */
+export function passagesOf(fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): Passage[] {
+  const passages: Passage[] = [];
+  for (const [field, text] of fields) {
+    const chunks = chunkText(text, recipe).map((chunk) => ({ field, ...chunk, buckets: featureBuckets(modelText(text.slice(chunk.start, chunk.end)), recipe.features) }));
+    chunks.forEach((chunk, index) => {
+      passages.push(chunk);
+      const next = chunks[index + 1];
+      if (next !== undefined) passages.push({ field, start: chunk.start, end: next.end, buckets: chunk.buckets, second: next.buckets });
+    });
+  }
+  return passages;
+}
+
+export interface InjectionModel {
+  model: LinearModel;
+  /** Added to the model's log-odds so the validation operating point lands on the quarantine threshold. */
+  shift: number;
+  meta: InjectionModelMeta;
+}
+
+export interface InjectionModelMeta {
+  key: string;
+  recipe: InjectionRecipe;
+  /** The passage probability (before shift) chosen on validation. */
+  operatingThreshold: number;
+  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number };
+  trainedOn: { items: number; passages: number };
+}
+
+export interface PassageScore {
+  /** Log-odds of the most suspicious passage (unshifted). */
+  logit: number;
+  passage: Passage | null;
+}
+
+/** weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once per model. */
+const DIFFERENCES = new WeakMap<LinearModel, { weights: Float64Array; bias: number }>();
+
+function differencesOf(model: LinearModel): { weights: Float64Array; bias: number } {
+  let entry = DIFFERENCES.get(model);
+  if (entry === undefined) {
+    const weights = new Float64Array(model.dimensions);
+    for (let bucket = 0; bucket < model.dimensions; bucket++) weights[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
+    entry = { weights, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
+    DIFFERENCES.set(model, entry);
+  }
+  return entry;
+}
+
+/**
+ * The log-odds of every passage without building vectors: a passage's vector is binary and
+ * unit-length over its buckets, so its score is bias + Σ w / √n; a pair adds its second chunk's
+ * buckets the first does not have.
+ */
+export function worstPassage(model: LinearModel, passages: readonly Passage[]): PassageScore {
+  const { weights, bias } = differencesOf(model);
+  let best: PassageScore = { logit: -Infinity, passage: null };
+  for (const passage of passages) {
+    let sum = 0;
+    let count = passage.buckets.size;
+    for (const bucket of passage.buckets) sum += weights[bucket] ?? 0;
+    if (passage.second !== undefined) {
+      for (const bucket of passage.second) {
+        if (passage.buckets.has(bucket)) continue;
+        sum += weights[bucket] ?? 0;
+        count++;
+      }
+    }
+    const logit = count === 0 ? bias : bias + sum / Math.sqrt(count);
+    if (logit > best.logit) best = { logit, passage };
+  }
+  return best.passage === null ? { logit: -20, passage: null } : best;
+}
+
+/** The features of a passage that pushed it most towards "injection", strongest first. */
+export function topFeatures(model: LinearModel, text: string, recipe: InjectionRecipe, count = 6): Array<{ feature: string; weight: number }> {
+  const seen = new Map<string, number>();
+  for (const name of featureNames(modelText(text), recipe.features)) {
+    if (seen.has(name)) continue;
+    const bucket = bucketOf(name, recipe.features.bits);
+    seen.set(name, (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0));
+  }
+  return [...seen].filter(([, weight]) => weight > 0).sort((a, b) => b[1] - a[1]).slice(0, count).map(([feature, weight]) => ({ feature, weight: Math.round(weight * 1000) / 1000 }));
+}
+
+const overlap = (a: Chunk, b: readonly [number, number]) => Math.max(0, Math.min(a.end, b[1]) - Math.max(a.start, b[0]));
+
+/** Labelled passages of generated items: 1 overlaps a payload, 0 touches none, ambiguous ones left out. */
+export function trainingPassages(items: readonly GeneratedItem[], recipe: InjectionRecipe = INJECTION_RECIPE): Array<{ vector: ReturnType<typeof toVector>; label: number }> {
+  const examples: Array<{ vector: ReturnType<typeof toVector>; label: number }> = [];
+  for (const item of items) {
+    for (const passage of passagesOf([['title', item.title], ['content', item.content]], recipe)) {
+      let label = 0;
+      if (passage.field === 'title') label = item.titleIsPayload ? 1 : 0;
+      else if (item.spans.length > 0) {
+        const covered = Math.max(...item.spans.map((span) => overlap(passage, span)));
+        if (covered > 0) label = covered >= 0.3 * (passage.end - passage.start) || item.spans.some((span) => overlap(passage, span) >= 0.6 * (span[1] - span[0])) ? 1 : -1;
+      }
+      if (label >= 0) examples.push({ vector: toVector(passageBuckets(passage)), label });
+    }
+  }
+  return examples;
+}
+
+export function itemLogit(model: LinearModel, item: { title: string; content: string }, recipe: InjectionRecipe = INJECTION_RECIPE): number {
+  return worstPassage(model, passagesOf([['title', item.title], ['content', item.content]], recipe)).logit;
+}
+
+/**
+ * The lowest passage threshold (log-odds) whose validation false-positive rates stay within the
+ * recipe's limits: as much recall as those limits allow.
+ */
+export function chooseThreshold(scored: ReadonlyArray<{ logit: number; label: 'benign' | 'injection'; hard: boolean }>, recipe: InjectionRecipe): number {
+  const benign = scored.filter((entry) => entry.label === 'benign');
+  const hard = benign.filter((entry) => entry.hard);
+  const candidates = [...new Set(benign.map((entry) => entry.logit))].sort((a, b) => b - a);
+  let threshold = (candidates[0] ?? 0) + 1e-6;
+  for (const candidate of candidates) {
+    const next = candidate - 1e-6;
+    const fpr = benign.filter((entry) => entry.logit >= next).length / Math.max(1, benign.length);
+    const hardFpr = hard.filter((entry) => entry.logit >= next).length / Math.max(1, hard.length);
+    if (fpr > recipe.maxValidationFpr || hardFpr > recipe.maxValidationHardFpr) break;
+    threshold = next;
+  }
+  // Never below 0: a passage must look more like an injection than not.
+  return Math.max(threshold, 0);
+}
+
+/** Quarantine threshold on the combined 0..1 risk the shift maps the operating point to. */
+export const QUARANTINE_RISK = 0.6;
+const logit = (p: number) => Math.log(p / (1 - p));
+
+export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, key = 'adhoc'): { model: LinearModel; meta: InjectionModelMeta; shift: number } {
+  const corpus = generateInjectionCorpus();
+  const trainItems = corpus.filter((item) => item.split === 'train');
+  const validation = corpus.filter((item) => item.split === 'validation');
+  const examples = trainingPassages(trainItems, recipe);
+  const model = train(examples, 2, recipe.features.bits, recipe.training);
+  const scored = validation.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
+  const threshold = chooseThreshold(scored, recipe);
+  const positives = scored.filter((entry) => entry.label === 'injection');
+  const benign = scored.filter((entry) => entry.label === 'benign');
+  const hard = benign.filter((entry) => entry.hard);
+  const rate = (list: typeof scored) => Math.round((list.filter((entry) => entry.logit >= threshold).length / Math.max(1, list.length)) * 10_000) / 10_000;
+  const meta: InjectionModelMeta = {
+    key,
+    recipe,
+    operatingThreshold: 1 / (1 + Math.exp(-threshold)),
+    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard) },
+    trainedOn: { items: trainItems.length, passages: examples.length },
+  };
+  return { model, meta, shift: logit(QUARANTINE_RISK) - threshold };
+}
+
+let cached: InjectionModel | undefined;
+
+/** The trained model, read from the cache or built into it (a few seconds, once per recipe). */
+export function injectionModel(): InjectionModel {
+  if (cached !== undefined) return cached;
+  const key = injectionModel.keyOf();
+  const { bytes } = loadOrBuild('injection', key, () => {
+    const { model, meta, shift } = trainInjectionModel(INJECTION_RECIPE, key);
+    return packArtifact({ ...meta, shift }, model);
+  });
+  const { meta, model } = unpackArtifact(bytes);
+  const header = meta as InjectionModelMeta & { shift: number };
+  cached = { model, shift: header.shift, meta: header };
+  return cached;
+}
+injectionModel.keyOf = (): string => modelKey(INJECTION_RECIPE, MODEL_SOURCES);
+
+export interface ModelVerdictPart {
+  /** Probability that the most suspicious passage is an injection (uncalibrated model output). */
+  probability: number;
+  /** The probability moved so the validation operating point sits at the quarantine threshold. */
+  risk: number;
+  /** The passage that drove it, in original field coordinates. */
+  passage: { field: string; span: { start: number; end: number }; text: string } | null;
+  features: Array<{ feature: string; weight: number }>;
+}
+
+export function scoreWithModel(fields: ReadonlyArray<readonly [string, string]>, model: InjectionModel = injectionModel()): ModelVerdictPart {
+  const worst = worstPassage(model.model, passagesOf(fields, model.meta.recipe));
+  const probability = 1 / (1 + Math.exp(-worst.logit));
+  const risk = 1 / (1 + Math.exp(-(worst.logit + model.shift)));
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  if (worst.passage === null) return { probability: round(probability), risk: round(risk), passage: null, features: [] };
+  const { field, start, end } = worst.passage;
+  const text = fields.find(([name]) => name === field)?.[1].slice(start, end) ?? '';
+  return {
+    probability: round(probability),
+    risk: round(risk),
+    passage: { field, span: { start, end }, text: text.length > 300 ? `${text.slice(0, 300)}…` : text },
+    features: risk >= 0.35 ? topFeatures(model.model, text, model.meta.recipe) : [],
+  };
+}

@@ -1,0 +1,135 @@
+/** Main-content extraction: Mozilla Readability over a linkedom document (no browser, no jsdom). */
+import { Readability } from '@mozilla/readability';
+import { Parser } from 'htmlparser2';
+import { parseHTML } from 'linkedom';
+import { cleanText } from './clean-text.ts';
+
+export interface ReadableDocument {
+  title: string;
+  text: string;
+  excerpt: string;
+  publishedTime: string | null;
+  siteName: string | null;
+  /** The page's declared language (html lang), if any. */
+  declaredLanguage: string | null;
+}
+
+export function readableDocument(html: string): ReadableDocument {
+  const { document } = parseHTML(html);
+  const titleTag = cleanText(document.querySelector('title')?.textContent);
+  const declaredLanguage = document.documentElement?.getAttribute('lang') || null;
+  const metaDate = metaContent(document, ['article:published_time', 'date', 'dc.date', 'pubdate']);
+  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
+  if (!article) {
+    const text = htmlToText(html).text;
+    return { title: titleTag, text, excerpt: '', publishedTime: metaDate, siteName: null, declaredLanguage };
+  }
+  return {
+    title: cleanText(article.title) || titleTag,
+    text: article.content ? htmlToText(article.content).text : normalizeParagraphs(article.textContent ?? ''),
+    excerpt: cleanText(article.excerpt),
+    publishedTime: article.publishedTime ?? metaDate,
+    siteName: article.siteName ? cleanText(article.siteName) : null,
+    declaredLanguage: article.lang || declaredLanguage,
+  };
+}
+
+/** Elements whose text is never rendered: dropped from the text entirely. */
+const UNRENDERED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'math']);
+/** Elements that start and end a line of their own. */
+const BLOCKS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html',
+  'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul',
+]);
+/** Table cells: words on either side of a cell boundary stay apart on the same line. */
+const CELLS = new Set(['td', 'th']);
+/** Void elements never get a close event of their own from the markup. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+export interface HtmlText {
+  /** What a reader sees: block elements on lines of their own, cells apart, nothing unrendered. */
+  text: string;
+  /** Text of elements the page hides (hidden attribute, display:none, visibility:hidden, aria-hidden): kept apart, for the screener to judge. */
+  hidden: string;
+}
+
+/**
+ * Text of HTML as a reader sees it, read straight from htmlparser2's events (no DOM is built):
+ * p, br, li, headings, div, tr and the other block elements become line breaks and td/th a space,
+ * so words never run together across them; script, style, noscript and template are dropped; text
+ * the markup hides is returned apart instead of as visible text.
+ */
+export function htmlToText(html: string): HtmlText {
+  let visible = '';
+  let hidden = '';
+  // One entry per open element: whether it drops its text, hides it, or neither.
+  const stack: Array<{ name: string; mode: 'drop' | 'hide' | 'show' }> = [];
+  let dropping = 0;
+  let hiding = 0;
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      const mode = UNRENDERED.has(name) ? 'drop'
+        : 'hidden' in attributes || attributes['aria-hidden'] === 'true' || HIDING_STYLE.test(attributes.style ?? '') ? 'hide'
+          : 'show';
+      if (BLOCKS.has(name)) visible += '\n';
+      else if (CELLS.has(name)) visible += ' ';
+      if (VOID.has(name)) return;
+      stack.push({ name, mode });
+      if (mode === 'drop') dropping += 1;
+      if (mode === 'hide') hiding += 1;
+    },
+    onclosetag(name) {
+      if (BLOCKS.has(name)) visible += '\n';
+      else if (CELLS.has(name)) visible += ' ';
+      if (VOID.has(name)) return;
+      // htmlparser2 closes what it implied; pop to the matching element.
+      while (stack.length > 0) {
+        const open = stack.pop();
+        if (open?.mode === 'drop') dropping -= 1;
+        if (open?.mode === 'hide') hiding -= 1;
+        if (open?.name === name) break;
+      }
+    },
+    ontext(chunk) {
+      if (dropping > 0) return;
+      if (hiding > 0) hidden += chunk;
+      else visible += chunk;
+    },
+  }, { decodeEntities: true });
+  parser.end(html);
+  return { text: blockText(visible), hidden: cleanText(hidden) };
+}
+
+/** Lines with their spaces collapsed, blank runs gone. */
+function blockText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => cleanText(line))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Text of an HTML fragment (a search hit's title, a feed entry's content) on one line; see htmlToText. */
+export function htmlFragmentText(html: string): string {
+  return cleanText(htmlToText(html).text);
+}
+
+function metaContent(document: ReturnType<typeof parseHTML>['document'], names: string[]): string | null {
+  for (const name of names) {
+    const element = document.querySelector(`meta[property="${name}"], meta[name="${name}"]`);
+    const content = element?.getAttribute('content');
+    if (content) return content;
+  }
+  return null;
+}
+
+/** Keeps paragraph breaks, drops the indentation and blank runs HTML leaves behind. */
+function normalizeParagraphs(text: string): string {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => cleanText(paragraph))
+    .filter(Boolean)
+    .join('\n\n');
+}

@@ -1,0 +1,5 @@
+/** The monitor's public face: what the pipeline and the CLI use of it. */
+export { buildRetrievalRequest } from './build-request.ts';
+export { migrateSourcesText, unifiedDiff } from './migrate-sources.ts';
+export { createMonitor, lastRunUntil } from './monitor.ts';
+export { formatProblem, lintSourcesText, loadSourcesFile } from './sources-file.ts';
