@@ -11,7 +11,8 @@ import type { Admin, Kafka } from 'kafkajs';
 import { loadConfig } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../runtime/pipeline.ts';
-import { HEADERS, PRODUCER_CONFIG } from '../runtime/runner.ts';
+import { HEADERS } from '../runtime/headers.ts';
+import { PRODUCER_CONFIG } from '../runtime/publishers.ts';
 import { TOPICS, TOPIC_NAMES, physicalTopic, valueSubject, type TopicName } from '../topics/topics.ts';
 import type { z } from 'zod';
 import { cpuShareSince, sleep } from './measure.ts';
@@ -36,13 +37,13 @@ export async function createBenchContext(label: string): Promise<BenchContext> {
   const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: `bench-${label}` }), clientId: `bench-${label}` });
   const admin = pipeline.kafka.admin();
   await admin.connect();
-  await untilTopicsServed(admin, TOPIC_NAMES.map((name) => physicalTopic(pipeline.naming, name)));
+  await untilTopicsServed(admin, TOPIC_NAMES.map((name) => physicalTopic(pipeline.port.naming, name)));
   return {
     label,
     pipeline,
     dataRoot,
     admin,
-    topic: (name) => physicalTopic(pipeline.naming, name),
+    topic: (name) => physicalTopic(pipeline.port.naming, name),
     async createExtraTopic(name, partitions = 6) {
       const topic = `${prefix}${name}`;
       await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }], waitForLeaders: true });
@@ -53,7 +54,7 @@ export async function createBenchContext(label: string): Promise<BenchContext> {
       const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
       await admin.deleteTopics({ topics }).catch(() => {});
       await admin.disconnect();
-      await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((name) => valueSubject(pipeline.naming, name)));
+      await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((name) => valueSubject(pipeline.port.naming, name)));
       fs.rmSync(dataRoot, { recursive: true, force: true });
     },
   };
@@ -93,7 +94,7 @@ export interface EncodedMessage {
 
 /** Avro-encodes messages with the headers the runner puts on every message, as the upstream stage would. */
 export async function encodeMessages<T extends TopicName>(context: BenchContext, topic: T, stage: string, messages: ReadonlyArray<{ key: string; value: ValueOf<T> }>): Promise<EncodedMessage[]> {
-  const { serde, naming } = context.pipeline;
+  const { serde, naming } = context.pipeline.port;
   const encoded: EncodedMessage[] = [];
   for (const { key, value } of messages) {
     const scope = value as { tenant?: string; topic_id?: string; run_id?: string };

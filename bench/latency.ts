@@ -8,7 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ingestDir, LATEST_FILE } from '../runtime/data-paths.ts';
-import { PRODUCER_CONFIG, type Outcome, type RunningService } from '../runtime/runner.ts';
+import type { Outcome } from '../runtime/handler.ts';
+import { PRODUCER_CONFIG } from '../runtime/publishers.ts';
+import type { RunningService } from '../runtime/runner.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import type { Stage } from '../services/catalog.ts';
 import { createLogger } from '../runtime/logger.ts';

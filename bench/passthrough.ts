@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EachBatchPayload, Message } from 'kafkajs';
-import { PRODUCER_CONFIG } from '../runtime/runner.ts';
+import { PRODUCER_CONFIG } from '../runtime/publishers.ts';
 import { flowRate, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
 
 const FLUSH_EVERY = 500;

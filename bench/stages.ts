@@ -4,7 +4,8 @@
  * passthrough of the same messages, and the whole scorer → collector → sink pipeline to files.
  */
 import { createLogger } from '../runtime/logger.ts';
-import { startService, type Handler, type HandlerContext, type IncomingMessage, type Outcome, type RunningService } from '../runtime/runner.ts';
+import type { Handler, HandlerContext, IncomingMessage, Outcome } from '../runtime/handler.ts';
+import { startService, type RunningService } from '../runtime/runner.ts';
 import type { IngestBatch, RawResult, ScoredResult } from '../schemas/messages.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import { createScorer } from '../services/scorer/handler.ts';
@@ -86,7 +87,8 @@ export async function warmScorerStage(config: SkryaConfig): Promise<Stage<Outcom
 }
 
 export async function startStage<T extends TopicName>(context: BenchContext, service: string, handler: Handler<T>): Promise<RunningService> {
-  const { kafka, serde, naming } = context.pipeline;
+  const { kafka } = context.pipeline;
+  const { serde, naming } = context.pipeline.port;
   return startService({ service, kafka, serde, naming, logger: createLogger({ level: 'warn', name: `bench-${service}` }), handler });
 }
 

@@ -8,16 +8,18 @@ import { isSkryaError } from './errors.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type MessageMetrics, type SkillMetrics } from './metrics.ts';
-import { createSerde, type Serde } from './serde.ts';
+import { createKafkaPort, type KafkaPort } from './kafka-port.ts';
+import { createSerde } from './serde.ts';
 import type { Registry } from 'prom-client';
-import { TOPIC_NAMES, type TopicNaming } from '../topics/topics.ts';
+import { TOPIC_NAMES } from '../topics/topics.ts';
 
 export interface Pipeline {
   config: SkryaConfig;
   logger: Logger;
+  /** Everything the stages and the CLI do with Kafka goes through the port. */
+  port: KafkaPort;
+  /** The raw client: for the runtime itself, benchmarks and tests that inject faults. */
   kafka: Kafka;
-  serde: Serde;
-  naming: TopicNaming;
   /** Where provider credentials and endpoints are read (by the names the skill declarations give). */
   providerEnv: Record<string, string | undefined>;
   /** One metrics registry per process; every stage it runs reports into it. */
@@ -71,5 +73,5 @@ export async function connectPipeline(options: ConnectOptions = {}): Promise<Pip
   );
   const registry = createMetricsRegistry(options.clientId ?? 'skrya', { collectProcessMetrics: true });
   const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry) };
-  return { config, logger, kafka, serde, naming, metrics, providerEnv: options.providerEnv ?? process.env };
+  return { config, logger, port: createKafkaPort({ kafka, serde, naming }), kafka, metrics, providerEnv: options.providerEnv ?? process.env };
 }

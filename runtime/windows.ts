@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Logger } from './logger.ts';
-import { COMMIT_NOTE_MAX_BYTES, type Handler, type Outcome } from './runner.ts';
+import { COMMIT_NOTE_MAX_BYTES, type Handler, type Outcome } from './handler.ts';
 import type { TOPICS, TopicName } from '../topics/topics.ts';
 
 type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
@@ -59,6 +59,39 @@ const NOTE_ENTRY = /^([A-Za-z0-9_-]{11})@(\d{1,19})$/;
 // before still restore.
 const NOTE_FIELD = 'closedRuns';
 
+/** Names as many closed windows as fit in a commit note, newest first: the latest closes are the likeliest to be re-read. */
+function encodeNote(pending: readonly ClosedWindow[], onOverflow: (named: number) => void): string | null {
+  const entries: string[] = [];
+  let bytes = `{"${NOTE_FIELD}":[]}`.length;
+  for (const window of [...pending].reverse()) {
+    const entry = `${window.hash}@${window.lastOffset}`;
+    if (bytes + entry.length + 3 > COMMIT_NOTE_MAX_BYTES) {
+      onOverflow(entries.length);
+      break;
+    }
+    entries.push(entry);
+    bytes += entry.length + 3;
+  }
+  return entries.length === 0 ? null : JSON.stringify({ [NOTE_FIELD]: entries });
+}
+
+/** The closed windows a committed note names; null when the note is not a window note. */
+function decodeNote(note: string): ClosedWindow[] | null {
+  let entries: unknown;
+  try {
+    entries = (JSON.parse(note) as Record<string, unknown>)[NOTE_FIELD];
+  } catch {
+    entries = undefined;
+  }
+  if (!Array.isArray(entries)) return null;
+  const closed: ClosedWindow[] = [];
+  for (const entry of entries) {
+    const parsed = typeof entry === 'string' ? NOTE_ENTRY.exec(entry) : null;
+    if (parsed) closed.push({ hash: parsed[1]!, lastOffset: BigInt(parsed[2]!) });
+  }
+  return closed;
+}
+
 export function windowedHandler<T extends TopicName, S>(spec: WindowSpec<T, S>): Handler<T> {
   const now = spec.clock ?? Date.now;
   const open = new Map<string, OpenWindow<S>>();
@@ -98,35 +131,12 @@ export function windowedHandler<T extends TopicName, S>(spec: WindowSpec<T, S>):
     commitNote(partition, offset) {
       const pending = (closedPastCommit.get(partition) ?? []).filter((window) => window.lastOffset >= BigInt(offset));
       closedPastCommit.set(partition, pending);
-      const entries: string[] = [];
-      let bytes = `{"${NOTE_FIELD}":[]}`.length;
-      // Newest first: if they cannot all be named, the latest closes are the likeliest to be re-read.
-      for (const window of [...pending].reverse()) {
-        const entry = `${window.hash}@${window.lastOffset}`;
-        if (bytes + entry.length + 3 > COMMIT_NOTE_MAX_BYTES) {
-          spec.logger.warn({ partition, named: entries.length, left: pending.length - entries.length }, 'too many closed windows past the committed offset to name them all; after a restart the others may be closed again (the sink keeps the first batch)');
-          break;
-        }
-        entries.push(entry);
-        bytes += entry.length + 3;
-      }
-      return entries.length === 0 ? null : JSON.stringify({ [NOTE_FIELD]: entries });
+      return encodeNote(pending, (named) => spec.logger.warn({ partition, named, left: pending.length - named }, 'too many closed windows past the committed offset to name them all; after a restart the others may be closed again (the sink keeps the first batch)'));
     },
     restoreCommitNote(partition, note) {
-      let entries: unknown;
-      try {
-        entries = (JSON.parse(note) as Record<string, unknown>)[NOTE_FIELD];
-      } catch {
-        entries = undefined;
-      }
-      if (!Array.isArray(entries)) {
-        spec.logger.warn({ partition }, 'the committed note is not a window note; ignored');
-        return;
-      }
-      for (const entry of entries) {
-        const parsed = typeof entry === 'string' ? NOTE_ENTRY.exec(entry) : null;
-        if (parsed) rememberClosed(parsed[1]!, partition, BigInt(parsed[2]!));
-      }
+      const closed = decodeNote(note);
+      if (closed === null) spec.logger.warn({ partition }, 'the committed note is not a window note; ignored');
+      for (const window of closed ?? []) rememberClosed(window.hash, partition, window.lastOffset);
     },
     handle({ value, partition, offset }): Outcome[] {
       const key = spec.keyOf(value);

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import type { SkryaConfig } from '../runtime/config.ts';
 import type { Pipeline } from '../runtime/pipeline.ts';
-import { startService, type Handler, type Later, type Outcome, type RunningService } from '../runtime/runner.ts';
+import type { Handler, Later, Outcome } from '../runtime/handler.ts';
+import type { RunningService } from '../runtime/runner.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createCollector } from './collector/index.ts';
 import { type Binding, createKafkaUsageLedger, createRetriever, createServiceSkillRegistry, createTenantRegistries } from './retriever/index.ts';
@@ -40,7 +41,7 @@ async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: Sta
     shared: registry,
     build: (env) => createSkillRegistry({ skills: builtinSkills(), adapters: pipeline.config.SKRYA_SKILL_ADAPTERS, env, logger, metrics: pipeline.metrics.skills, rateLimiter, limits: { maxDocumentBytes: pipeline.config.SKRYA_MAX_DOCUMENT_BYTES } }),
   });
-  const ledger = await createKafkaUsageLedger({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, logger });
+  const ledger = await createKafkaUsageLedger({ port: pipeline.port, logger });
   return {
     handler: createRetriever({ registry, registries, ledger, dataRoot, logger, bindings: options.bindings ?? [] }) as Handler<TopicName, Later>,
     close: () => ledger.close(),
@@ -74,11 +75,8 @@ async function stageFor(service: ConsumerService, pipeline: Pipeline, options: S
 
 export async function startConsumerService(service: ConsumerService, pipeline: Pipeline, options: StageOptions = {}): Promise<RunningService> {
   const stage = await stageFor(service, pipeline, options);
-  const running = await startService({
+  const running = await pipeline.port.consume({
     service,
-    kafka: pipeline.kafka,
-    serde: pipeline.serde,
-    naming: pipeline.naming,
     logger: pipeline.logger,
     handler: stage.handler,
     sessionTimeoutMs: pipeline.config.SKRYA_CONSUMER_SESSION_TIMEOUT_MS,

@@ -5,10 +5,9 @@
  */
 import path from 'node:path';
 import type { Pipeline } from '../runtime/pipeline.ts';
-import { topicKey } from '../runtime/ids.ts';
+import { topicKeyOf } from '../domain/run/run.ts';
 import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
-import { readCompactedTopic } from '../runtime/compacted-state.ts';
-import { createTransactionalPublisher, type RunningService } from '../runtime/runner.ts';
+import type { RunningService } from '../runtime/runner.ts';
 import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
 import { createMonitor } from './monitor/index.ts';
 
@@ -36,13 +35,13 @@ export async function runStages(pipeline: Pipeline, names: readonly ServiceName[
 
   let stopMonitor = async () => {};
   if (names.includes('monitor')) {
-    const publisher = await createTransactionalPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'monitor', transactionalId: 'skrya-monitor' });
+    const publisher = await pipeline.port.transactionalPublisher('monitor', 'monitor');
     const monitor = createMonitor({
       dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
       logger: pipeline.logger.child({ service: 'monitor' }),
-      state: await readCompactedTopic({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, topic: 'monitor-state' }),
+      state: await pipeline.port.readCompacted('monitor-state'),
       publish: (request, state) => {
-        const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
+        const key = topicKeyOf(request);
         return publisher.publishAll([
           { topic: 'retrieval-requests', key, value: request },
           { topic: 'monitor-state', key, value: state },

@@ -2,6 +2,7 @@
  * The topic table: every Kafka topic Skrya uses, with its partitions, retention, value contract
  * and dead-letter topic. Topic, subject and group names are made here and nowhere else.
  */
+import { randomBytes } from 'node:crypto';
 import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro, tenantUsageAvro } from '../schemas/avro.ts';
 import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema, tenantUsageSchema } from '../schemas/messages.ts';
 import type { z } from 'zod';
@@ -113,4 +114,19 @@ export function valueSubject(naming: TopicNaming, topic: TopicName): string {
 
 export function consumerGroup(naming: TopicNaming, service: string): string {
   return `${naming.prefix}skrya-${service}`;
+}
+
+/** The one transactional producer role: the monitor's schedule, fenced so a stale instance cannot fire a window again. */
+export type TransactionalRole = 'monitor';
+
+export function transactionalId(naming: TopicNaming, role: TransactionalRole): string {
+  return `${naming.prefix}skrya-${role}`;
+}
+
+/**
+ * Throwaway readers (state on restart, the usage ledger's log, dead-letter and replay reads) never
+ * commit; each gets a group of its own under this prefix and deletes it when it is done.
+ */
+export function readerGroup(naming: TopicNaming, purpose: string): string {
+  return `${naming.prefix}skrya-reader-${purpose}-${randomBytes(6).toString('hex')}`;
 }

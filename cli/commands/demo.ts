@@ -8,7 +8,6 @@ import { ingestDir, LATEST_FILE, topicDir, sourcesFile } from '../../runtime/dat
 import { SkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { createPublisher } from '../../runtime/runner.ts';
 import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
 import { CONSUMER_SERVICES } from '../../services/catalog.ts';
 import { runStages } from '../../services/run-services.ts';
@@ -80,7 +79,7 @@ export function registerDemoCommand(program: Command): void {
       try {
         const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, TENANT, TOPIC));
         const request = buildRetrievalRequest({ tenant: TENANT, topicId: TOPIC, topic, now: new Date(), trigger: 'CLI' });
-        const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'demo' });
+        const publisher = await pipeline.port.publisher('demo');
         await publisher.publish('retrieval-requests', topicKey({ tenant: TENANT, topicId: TOPIC }), request);
         await publisher.close();
         say(`run ${request.run_id} requested; waiting for the services`);

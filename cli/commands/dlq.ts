@@ -1,25 +1,26 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
-import { originalHeaders, readDeadLetters, redriveDeadLetters, type DeadLetterDeps, type StoredDeadLetter } from '../../runtime/dead-letters.ts';
+import { originalHeaders, type StoredDeadLetter } from '../../runtime/dead-letters.ts';
 import { SkryaError } from '../../runtime/errors.ts';
+import type { KafkaPort } from '../../runtime/kafka-port.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { acquireRedriveLock, letterAddress, letterDetail, type LetterFilter, letterJson, letterLine, matchesFilter, openRedriveLedger, parseLetterAddress, parseLetterFilter, planRedrive, type RedrivePlan } from '../../services/replay/index.ts';
-import { physicalTopic } from '../../topics/topics.ts';
+import { acquireRedriveLock, letterAddress, letterDetail, type LetterFilter, letterJson, letterLine, matchesFilter, openRedriveLedger, parseLetterAddress, parseLetterFilter, planRedrive, type RedrivePlan } from '../../services/dlq/index.ts';
 
 /**
  * `skrya dlq`: list, show and re-drive dead letters. Reading uses a throwaway consumer group that
  * never commits, so no service is disturbed. Re-driven letters are recorded in
  * <data-root>/.dlq/<dead-letter topic>.redriven.jsonl, so a letter is re-driven once.
  */
-export interface DlqDeps extends DeadLetterDeps {
+export interface DlqDeps {
+  port: KafkaPort;
   dataRoot: string;
   write: (line: string) => void;
   now?: () => Date;
 }
 
 function deadLetterTopic(deps: DlqDeps): string {
-  return physicalTopic(deps.naming, 'dead-letters');
+  return deps.port.topicName('dead-letters');
 }
 
 function parseLimit(text: string | undefined): number | null {
@@ -32,7 +33,7 @@ export async function runDlqList(deps: DlqDeps, options: LetterFilter & { limit?
   const filter = parseLetterFilter(options);
   const limit = parseLimit(options.limit);
   const ledger = openRedriveLedger(deps.dataRoot, deadLetterTopic(deps));
-  const { letters, unreadable } = await readDeadLetters(deps);
+  const { letters, unreadable } = await deps.port.readDeadLetters();
   const matching = letters.filter((stored) => matchesFilter(stored, filter));
   // The newest are what an operator looks at first; they still print in offset order.
   const shown = limit === null ? matching : matching.slice(-limit);
@@ -49,7 +50,7 @@ export async function runDlqList(deps: DlqDeps, options: LetterFilter & { limit?
 
 export async function runDlqShow(deps: DlqDeps, address: string): Promise<StoredDeadLetter> {
   const at = parseLetterAddress(address);
-  const { letters, unreadable } = await readDeadLetters(deps, { at });
+  const { letters, unreadable } = await deps.port.readDeadLetters({ at });
   const [stored] = letters;
   if (!stored) {
     const broken = unreadable[0];
@@ -73,13 +74,13 @@ export async function runDlqReplay(deps: DlqDeps, options: LetterFilter & { dryR
   const release = options.dryRun ? () => {} : acquireRedriveLock(deps.dataRoot, topic);
   try {
     const ledger = openRedriveLedger(deps.dataRoot, topic);
-    const { letters } = await readDeadLetters(deps);
-    const plan = planRedrive(letters, { filter, naming: deps.naming, isRedriven: (stored) => ledger.entryFor(stored) !== undefined });
+    const { letters } = await deps.port.readDeadLetters();
+    const plan = planRedrive(letters, { filter, naming: deps.port.naming, isRedriven: (stored) => ledger.entryFor(stored) !== undefined });
     for (const { stored, reason } of plan.skipped) if (reason !== 'already-redriven') deps.write(`skipped ${letterAddress(stored)} (${stored.letter.reason_code}): ${reason}`);
     if (options.dryRun) {
       for (const stored of plan.redrive) deps.write(`would re-drive ${letterAddress(stored)} (${stored.letter.reason_code}, ${stored.letter.stage}) to ${stored.letter.source_topic}`);
     } else {
-      await redriveDeadLetters(deps, plan.redrive, (stored, result) => {
+      await deps.port.redriveDeadLetters(plan.redrive, (stored, result) => {
         ledger.append(stored, result, now());
         deps.write(`re-drove ${letterAddress(stored)} (${stored.letter.reason_code}, ${stored.letter.stage}) to ${result.topic}[${result.partition}]@${result.offset}`);
       });
@@ -95,7 +96,7 @@ export async function runDlqReplay(deps: DlqDeps, options: LetterFilter & { dryR
 async function cliDeps(): Promise<DlqDeps> {
   const config = loadConfig();
   const pipeline = await connectPipeline({ config, clientId: 'skrya-dlq' });
-  return { kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, dataRoot: path.resolve(config.SKRYA_DATA_ROOT), write: (line) => process.stdout.write(`${line}\n`) };
+  return { port: pipeline.port, dataRoot: path.resolve(config.SKRYA_DATA_ROOT), write: (line) => process.stdout.write(`${line}\n`) };
 }
 
 export function registerDlqCommand(program: Command): void {

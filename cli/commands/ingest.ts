@@ -5,7 +5,6 @@ import { sourcesFile } from '../../runtime/data-paths.ts';
 import { SkryaError, describeError, isSkryaError } from '../../runtime/errors.ts';
 import { assertId, topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { createPublisher } from '../../runtime/runner.ts';
 import { CAPABILITIES, type Capability } from '../../schemas/ingest.ts';
 import { INGEST_VERSION, type RawResult } from '../../schemas/messages.ts';
 import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
@@ -122,7 +121,7 @@ export function registerIngestCommand(program: Command): void {
       const fetchedAt = now.toISOString();
 
       const pipeline = await connectPipeline({ config, clientId: 'skrya-ingest' });
-      const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'ingest' });
+      const publisher = await pipeline.port.publisher('ingest');
       const key = topicKey({ tenant, topicId });
       try {
         await publisher.publish('raw-results', key, {

@@ -2,10 +2,8 @@ import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
-import { readTimeRange } from '../../runtime/dead-letters.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildReplayRequest, type ReplayProgress, type ReplaySummary, replayTopic } from '../../services/replay/index.ts';
-import { physicalTopic } from '../../topics/topics.ts';
 
 export interface ProgressReporter {
   update(event: ReplayProgress): void;
@@ -77,19 +75,10 @@ export function registerReplayCommand(program: Command): void {
         summary = await replayTopic(
           {
             dataRoot,
-            serde: pipeline.serde,
+            serde: pipeline.port.serde,
             logger: pipeline.logger.child({ command: 'replay' }),
             runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
-            readRawResults: (range, keep, onRecord, onProgress) => readTimeRange({
-              kafka: pipeline.kafka,
-              naming: pipeline.naming,
-              topic: physicalTopic(pipeline.naming, 'raw-results'),
-              ...range,
-              keep,
-              onRecord,
-              onProgress,
-              purpose: 'replay-reader',
-            }),
+            readRawResults: (range, keep, onRecord, onProgress) => pipeline.port.readTimeRange('raw-results', { ...range, keep, onRecord, onProgress, purpose: 'replay' }),
           },
           request,
           progress.update,

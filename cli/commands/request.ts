@@ -3,7 +3,6 @@ import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { createPublisher } from '../../runtime/runner.ts';
 import { buildRetrievalRequest, lastRunUntil, loadSourcesFile } from '../../services/monitor/index.ts';
 
 export function registerRequestCommand(program: Command): void {
@@ -31,7 +30,7 @@ export function registerRequestCommand(program: Command): void {
         return;
       }
       const pipeline = await connectPipeline({ config, clientId: 'skrya-cli' });
-      const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'cli' });
+      const publisher = await pipeline.port.publisher('cli');
       try {
         await publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request);
       } finally {

@@ -2,7 +2,7 @@
  * One provider response → its scored items, or the reason it cannot be normalized. Pure and
  * self-contained, so it runs the same on the event loop and in a scoring worker thread.
  */
-import { isSkryaError } from '../../runtime/errors.ts';
+import { isSkryaError, type ErrorCode } from '../../runtime/errors.ts';
 import type { RawResult, ScoredItem } from '../../schemas/messages.ts';
 import { normalizeResponse, type ResponseParser } from './normalize-response.ts';
 import { scoreResults } from './score-results.ts';
@@ -11,7 +11,7 @@ export type ResponseMessage = Extract<RawResult, { kind: 'RESPONSE' }>;
 
 export type ScoredResponse =
   | { kind: 'scored'; items: ScoredItem[] }
-  | { kind: 'normalize-failed'; code: string; message: string };
+  | { kind: 'normalize-failed'; code: ErrorCode; message: string };
 
 export function scoreResponse(message: ResponseMessage, parsers: ReadonlyMap<string, ResponseParser>): ScoredResponse {
   let results;

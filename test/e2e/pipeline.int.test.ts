@@ -71,7 +71,7 @@ describe('sources.json to latest-ingest.json', () => {
   it('pushes the same raw input through the stages twice and writes byte-identical files', async () => {
     const firstRun = readLatestIfRun(harness.latest('acme', 'rust-async'))!;
     const raw = await readTopic(harness, 'raw-results', 7);
-    const decoded = await Promise.all(raw.map((message) => harness.pipeline.serde.decode('raw-results', message.value)));
+    const decoded = await Promise.all(raw.map((message) => harness.pipeline.port.serde.decode('raw-results', message.value)));
     const runMessages = decoded.filter((message: RawResult) => message.run_id === firstRun.run_id);
     expect(runMessages.map((message) => message.kind)).toEqual(['RESPONSE', 'RESPONSE', 'RUN_END']);
 

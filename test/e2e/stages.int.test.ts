@@ -24,7 +24,7 @@ async function topicOffsets(harness: Harness, topic: TopicName): Promise<number>
   const admin = harness.pipeline.kafka.admin();
   await admin.connect();
   try {
-    const offsets = await admin.fetchTopicOffsets(physicalTopic(harness.pipeline.naming, topic));
+    const offsets = await admin.fetchTopicOffsets(physicalTopic(harness.pipeline.port.naming, topic));
     return offsets.reduce((sum, partition) => sum + Number(partition.high), 0);
   } finally {
     await admin.disconnect();
@@ -68,7 +68,7 @@ describe('each stage alone', () => {
     await readTopic(harness, 'scored-results', 2);
     await harness.start(['collector']);
     const [batch] = await readTopic(harness, 'ingest-normalized', 1);
-    const decoded = await harness.pipeline.serde.decode('ingest-normalized', batch!.value);
+    const decoded = await harness.pipeline.port.serde.decode('ingest-normalized', batch!.value);
     expect(decoded.items.map((item) => item.title)).toEqual(['Kafka 4.1 released with faster KRaft controller failover']);
     expect(listFiles(harness.dataRoot)).toEqual([]);
   });
@@ -86,7 +86,7 @@ describe('a response that cannot be normalized', () => {
     await harness.publisher.publish('raw-results', KEY, rawRunEndFixture());
 
     const [letter] = await readTopic(harness, 'dead-letters', 1);
-    const decoded = await harness.pipeline.serde.decode('dead-letters', letter!.value);
+    const decoded = await harness.pipeline.port.serde.decode('dead-letters', letter!.value);
     expect(decoded).toMatchObject({ reason_code: 'NORMALIZE_FAILED', stage: 'scorer', tenant: 'acme' });
 
     const latestFile = `${ingestDir(harness.dataRoot, 'acme', 'ai-browser')}/latest-ingest.json`;

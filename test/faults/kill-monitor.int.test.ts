@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCompactedTopic, readTopicToEnd } from '../../runtime/compacted-state.ts';
+import { readCompactedTopic, readTopicToEnd } from '../../runtime/topic-readers.ts';
 import { createRandom } from '../../domain/learned/random.ts';
 import { serviceEnv, spawnService, waitUntil } from '../support/fault-processes.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
@@ -35,7 +35,8 @@ afterAll(async () => {
 describe('the monitor killed with SIGKILL around its tick and restarted', () => {
   it('fires each due topic exactly once, with its state written alongside', async () => {
     const random = createRandom(SEED);
-    const { config, kafka, serde, naming } = harness.pipeline;
+    const { config, kafka } = harness.pipeline;
+    const { serde, naming } = harness.pipeline.port;
     const spawnOptions = { env: serviceEnv({ brokers: config.SKRYA_KAFKA_BROKERS, registryUrl: config.SKRYA_REGISTRY_URL, prefix: config.SKRYA_TOPIC_PREFIX, dataRoot: harness.dataRoot }), logDir, readyTimeoutMs: 60_000 };
     const committedRequests = async () => (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map(({ value }) => value);
     try {

@@ -62,7 +62,8 @@ describe('the retriever killed with SIGKILL mid-stream and restarted', () => {
   it('still gives every request one complete run file with each of its items exactly once', async () => {
     const random = createRandom(SEED);
     const report = (line: string) => process.stderr.write(`[fault-retriever seed=${SEED}] ${line}\n`);
-    const { config, naming, kafka } = harness.pipeline;
+    const { config, kafka } = harness.pipeline;
+    const { naming } = harness.pipeline.port;
     const spawnOptions = { env: serviceEnv({ brokers: config.SKRYA_KAFKA_BROKERS, registryUrl: config.SKRYA_REGISTRY_URL, prefix: config.SKRYA_TOPIC_PREFIX, dataRoot: harness.dataRoot }), logDir, readyTimeoutMs: 60_000 };
     const admin = kafka.admin();
     await admin.connect();

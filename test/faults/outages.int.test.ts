@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStackComponent, stopStackComponent } from '../../infra/local-stack.ts';
 import type { Pipeline } from '../../runtime/pipeline.ts';
 import { SUBJECT_COMPATIBILITY } from '../../runtime/serde.ts';
-import { createPublisher, type Publisher } from '../../runtime/runner.ts';
+import { createPublisher, type Publisher } from '../../runtime/publishers.ts';
 import { TOPICS, physicalTopic, valueSubject } from '../../topics/topics.ts';
 import { FILE_PATH_STAGES } from '../support/fault-campaign.ts';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
@@ -53,7 +53,7 @@ async function scene(label: string): Promise<Scene> {
   const env = serviceEnv({ brokers: stack.brokers, registryUrl: stack.registryUrl, prefix: pipeline.config.SKRYA_TOPIC_PREFIX, dataRoot }, { SKRYA_CONSUMER_SESSION_TIMEOUT_MS: '10000' });
   const spawn = (service: string) => spawnService(service, { env, logDir, readyTimeoutMs: 120_000 });
   const services = new Map(FILE_PATH_STAGES.map(({ service }) => [service, spawn(service)]));
-  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'fault-test' });
+  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'fault-test' });
   await Promise.all([...services.values()].map((service) => service.ready));
   const runs = planWorkload({ tenant: 'acme', topics: 4, runsPerTopic: 5, responsesPerRun: 2, itemsPerResponse: 5, label });
   return {
@@ -68,7 +68,7 @@ async function scene(label: string): Promise<Scene> {
       await admin.connect();
       try {
         await waitUntil('every stage to commit its whole input', async () => {
-          for (const { service, input } of FILE_PATH_STAGES) if ((await groupLag(admin, pipeline.naming, service, input)) !== 0) return false;
+          for (const { service, input } of FILE_PATH_STAGES) if ((await groupLag(admin, pipeline.port.naming, service, input)) !== 0) return false;
           return true;
         }, timeoutMs, { intervalMs: 500, failIf: () => anyExited(services.values()) });
       } finally {
@@ -94,7 +94,7 @@ async function expectEveryItemExactlyOnce(current: Scene): Promise<void> {
   await admin.connect();
   try {
     // Waiting out an outage is never a reason to dead-letter.
-    expect(await topicSize(admin, current.pipeline.naming, 'dead-letters')).toBe(0);
+    expect(await topicSize(admin, current.pipeline.port.naming, 'dead-letters')).toBe(0);
   } finally {
     await admin.disconnect();
   }
@@ -158,8 +158,8 @@ describe('the registry down for 30 s', () => {
     const registry = new SchemaRegistry({ host: stack.registryUrl });
     const v1 = TOPICS['raw-results'].avro as { fields: object[] };
     const v2 = { ...v1, fields: [...v1.fields, { name: 'fault_note', type: ['null', 'string'], default: null }] };
-    const { id: v2Id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject: valueSubject(pipeline.naming, 'raw-results'), compatibility: SUBJECT_COMPATIBILITY as never });
-    expect(v2Id).not.toBe(pipeline.serde.schemaId('raw-results'));
+    const { id: v2Id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject: valueSubject(pipeline.port.naming, 'raw-results'), compatibility: SUBJECT_COMPATIBILITY as never });
+    expect(v2Id).not.toBe(pipeline.port.serde.schemaId('raw-results'));
     const producer = pipeline.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
 
@@ -169,7 +169,7 @@ describe('the registry down for 30 s', () => {
     // collector killed and restarted (it must register its schemas before it can start).
     for (const step of steps.slice(third, 2 * third)) {
       await producer.send({
-        topic: physicalTopic(pipeline.naming, 'raw-results'),
+        topic: physicalTopic(pipeline.port.naming, 'raw-results'),
         acks: -1,
         messages: await Promise.all(step.map(async ({ key, message }) => ({ key, value: await registry.encode(v2Id, { ...message, fault_note: 'written with v2' }) }))),
       });

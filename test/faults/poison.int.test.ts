@@ -81,7 +81,7 @@ function header(schemaId: number): Buffer {
   return bytes;
 }
 
-const serde = () => harness.pipeline.serde;
+const serde = () => harness.pipeline.port.serde;
 const encodeValid = (topic: InputTopic) => serde().encode(topic, validValue(topic) as never);
 
 /** Every topic: bytes no stage can read, or values its contract refuses. */
@@ -130,7 +130,7 @@ const HOSTILE_RESPONSES: Array<{ name: string; value: () => Promise<Buffer>; cod
 ];
 
 async function send(topic: InputTopic, name: string, value: Buffer | null): Promise<void> {
-  await producer.send({ topic: physicalTopic(harness.pipeline.naming, topic), acks: -1, messages: [{ key: KEY, value, headers: { [CASE_HEADER]: `${topic}: ${name}` } }] });
+  await producer.send({ topic: physicalTopic(harness.pipeline.port.naming, topic), acks: -1, messages: [{ key: KEY, value, headers: { [CASE_HEADER]: `${topic}: ${name}` } }] });
 }
 
 describe('poison and hostile input on every consumed topic', () => {
@@ -158,7 +158,7 @@ describe('poison and hostile input on every consumed topic', () => {
     expect(seen.sort()).toEqual(expected.sort());
     const admin = harness.pipeline.kafka.admin();
     await admin.connect();
-    expect(await topicSize(admin, harness.pipeline.naming, 'dead-letters')).toBe(expected.length);
+    expect(await topicSize(admin, harness.pipeline.port.naming, 'dead-letters')).toBe(expected.length);
     await admin.disconnect();
     // The original bytes are kept for inspection and re-driving.
     const tenMegabytes = decoded.filter((letter) => (letter.original_value?.length ?? 0) > TEN_MB);

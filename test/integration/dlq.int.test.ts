@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
-import { PRODUCER_CONFIG, startService, type RunningService } from '../../runtime/runner.ts';
+import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
+import { startService, type RunningService } from '../../runtime/runner.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import { runDlqList, runDlqReplay, runDlqShow, type DlqDeps } from '../../cli/commands/dlq.ts';
-import { acquireRedriveLock, ledgerFile } from '../../services/replay/dead-letters/redrive-ledger.ts';
+import { acquireRedriveLock, ledgerFile } from '../../services/dlq/redrive-ledger.ts';
 import { createScorer } from '../../services/scorer/handler.ts';
 import { consumerGroup, physicalTopic, type TopicName } from '../../topics/topics.ts';
 import { rawResponseFixture } from '../fixtures/messages.ts';
@@ -48,7 +49,7 @@ async function highWatermark(topic: TopicName): Promise<number> {
   const admin = harness.pipeline.kafka.admin();
   await admin.connect();
   try {
-    return (await admin.fetchTopicOffsets(physicalTopic(harness.pipeline.naming, topic))).reduce((sum, partition) => sum + Number(partition.high), 0);
+    return (await admin.fetchTopicOffsets(physicalTopic(harness.pipeline.port.naming, topic))).reduce((sum, partition) => sum + Number(partition.high), 0);
   } finally {
     await admin.disconnect();
   }
@@ -58,7 +59,7 @@ async function scorerOffsets(): Promise<string> {
   const admin = harness.pipeline.kafka.admin();
   await admin.connect();
   try {
-    const [topic] = await admin.fetchOffsets({ groupId: consumerGroup(harness.pipeline.naming, 'scorer'), topics: [physicalTopic(harness.pipeline.naming, 'raw-results')] });
+    const [topic] = await admin.fetchOffsets({ groupId: consumerGroup(harness.pipeline.port.naming, 'scorer'), topics: [physicalTopic(harness.pipeline.port.naming, 'raw-results')] });
     return JSON.stringify(topic?.partitions.map(({ partition, offset }) => [partition, offset]).sort());
   } finally {
     await admin.disconnect();
@@ -68,9 +69,9 @@ async function scorerOffsets(): Promise<string> {
 beforeAll(async () => {
   harness = await createHarness('dlq');
   output = [];
-  deps = { kafka: harness.pipeline.kafka, serde: harness.pipeline.serde, naming: harness.pipeline.naming, dataRoot: harness.dataRoot, write: (line) => output.push(line), now: () => new Date('2026-11-30T12:00:00Z') };
+  deps = { port: harness.pipeline.port, dataRoot: harness.dataRoot, write: (line) => output.push(line), now: () => new Date('2026-11-30T12:00:00Z') };
   const { pipeline } = harness;
-  strictScorer = await startService({ service: 'scorer', kafka: pipeline.kafka, serde: strictContract(pipeline.serde), naming: pipeline.naming, logger: createLogger({ level: 'fatal' }), handler: createScorer() });
+  strictScorer = await startService({ service: 'scorer', kafka: pipeline.kafka, serde: strictContract(pipeline.port.serde), naming: pipeline.port.naming, logger: createLogger({ level: 'fatal' }), handler: createScorer() });
   await strictScorer.ready;
 
   const feedProducer = { kind: 'provider', name: 'feed_reader', persistent: true, capabilities: ['rss_feed'] } as const;
@@ -78,7 +79,7 @@ beforeAll(async () => {
   await harness.publisher.publish('raw-results', KEY, { ...rawResponseFixture({ payload: RSS, url: null }), producer: { ...feedProducer, capabilities: ['rss_feed'] } }, { 'skrya-trace-id': 'trace-dlq-test' });
   const producer = pipeline.kafka.producer(PRODUCER_CONFIG);
   await producer.connect();
-  await producer.send({ topic: physicalTopic(pipeline.naming, 'raw-results'), acks: -1, messages: [{ key: KEY, value: Buffer.from('not avro at all'), headers: { 'skrya-tenant': 'acme' } }] });
+  await producer.send({ topic: physicalTopic(pipeline.port.naming, 'raw-results'), acks: -1, messages: [{ key: KEY, value: Buffer.from('not avro at all'), headers: { 'skrya-tenant': 'acme' } }] });
   await producer.disconnect();
   await readTopic(harness, 'dead-letters', 2);
 });
@@ -139,7 +140,7 @@ describe('skrya dlq', () => {
     expect(dryRun.redrive.map((stored) => stored.letter.source_offset)).toEqual(['0']);
     expect(output[0]).toMatch(/^would re-drive 0:0 \(SCHEMA_INVALID, scorer\) to \S+raw-results$/);
     expect(await highWatermark('raw-results')).toBe(rawBefore);
-    expect(fs.existsSync(ledgerFile(harness.dataRoot, physicalTopic(harness.pipeline.naming, 'dead-letters')))).toBe(false);
+    expect(fs.existsSync(ledgerFile(harness.dataRoot, physicalTopic(harness.pipeline.port.naming, 'dead-letters')))).toBe(false);
 
     const cli = await runCli(harness, ['dlq', 'replay', '--code', 'SCHEMA_INVALID']);
     expect(cli.stderr).toBe('');
@@ -156,7 +157,7 @@ describe('skrya dlq', () => {
     expect(redriven!.headers['skrya-trace-id']).toBe('trace-dlq-test');
 
     const scored = await readTopic(harness, 'scored-results', 1);
-    const decoded = await harness.pipeline.serde.decode('scored-results', scored[0]!.value);
+    const decoded = await harness.pipeline.port.serde.decode('scored-results', scored[0]!.value);
     expect(decoded).toMatchObject({ kind: 'ITEM', tenant: 'acme', item: { title: 'Kafka 4.1 released with faster KRaft controller failover' } });
     expect(await highWatermark('dead-letters')).toBe(2);
 
@@ -174,7 +175,7 @@ describe('skrya dlq', () => {
   });
 
   it('refuses a second re-drive while one holds the lock', async () => {
-    const release = acquireRedriveLock(harness.dataRoot, physicalTopic(harness.pipeline.naming, 'dead-letters'));
+    const release = acquireRedriveLock(harness.dataRoot, physicalTopic(harness.pipeline.port.naming, 'dead-letters'));
     try {
       await expect(runDlqReplay(deps, {})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     } finally {

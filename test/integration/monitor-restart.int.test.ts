@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import type { RunningStages } from '../../services/run-services.ts';
-import { readTopicToEnd } from '../../runtime/compacted-state.ts';
+import { readTopicToEnd } from '../../runtime/topic-readers.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 
 let harness: Harness;
@@ -36,7 +36,8 @@ describe('monitor restarted mid-schedule', () => {
     // Restarted at 12:05: rust-async's cron (0 */6) is due again; kafka-ops (daily) is not.
     await (await monitorAt('2026-11-30T12:05:00.000Z')).stop();
 
-    const { kafka, serde, naming } = harness.pipeline;
+    const { kafka } = harness.pipeline;
+    const { serde, naming } = harness.pipeline.port;
     const requests = (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map((message) => message.value);
     const windows = (topicId: string) => requests.filter((request: RetrievalRequest) => request.topic_id === topicId).map((request) => request.time_window);
     expect(requests).toHaveLength(3);

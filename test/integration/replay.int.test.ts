@@ -9,10 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
-import { readTimeRange } from '../../runtime/dead-letters.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
-import { PRODUCER_CONFIG } from '../../runtime/runner.ts';
+import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
 import { buildReplayRequest, type ReplayRequestInput } from '../../services/replay/replay-request.ts';
 import type { ReplayReport } from '../../services/replay/replay-report.ts';
@@ -82,10 +81,10 @@ async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progr
   const request = buildReplayRequest({ tenant: TENANT, topic: TOPIC, ...input }, harness.dataRoot);
   return replayTopic({
     dataRoot: harness.dataRoot,
-    serde: pipeline.serde,
+    serde: pipeline.port.serde,
     logger: createLogger({ level: 'warn', name: 'replay-test' }),
     runTimeoutMs: 20_000,
-    readRawResults: (range, keep, onRecord, onProgress) => readTimeRange({ kafka: pipeline.kafka, naming: pipeline.naming, topic: physicalTopic(pipeline.naming, 'raw-results'), ...range, keep, onRecord, onProgress, purpose: 'replay-test' }),
+    readRawResults: (range, keep, onRecord, onProgress) => pipeline.port.readTimeRange('raw-results', { ...range, keep, onRecord, onProgress, purpose: 'replay-test' }),
   }, request, (event) => progress.push(event));
 }
 
@@ -102,8 +101,8 @@ beforeAll(async () => {
   await producer.connect();
   try {
     for (const { second, key, value } of SCHEDULE) {
-      const encoded = await harness.pipeline.serde.encode('raw-results', value);
-      await producer.send({ topic: physicalTopic(harness.pipeline.naming, 'raw-results'), acks: -1, messages: [{ key, value: encoded, timestamp: String(base + second * 1000) }] });
+      const encoded = await harness.pipeline.port.serde.encode('raw-results', value);
+      await producer.send({ topic: physicalTopic(harness.pipeline.port.naming, 'raw-results'), acks: -1, messages: [{ key, value: encoded, timestamp: String(base + second * 1000) }] });
     }
   } finally {
     await producer.disconnect();

@@ -9,7 +9,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SkryaError } from '../../runtime/errors.ts';
-import { emit, later, startService, type Handler, type Later, type Outcome, type RunningService } from '../../runtime/runner.ts';
+import { emit, later, type Handler, type Later, type Outcome } from '../../runtime/handler.ts';
+import { startService, type RunningService } from '../../runtime/runner.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
 import { rawRunEndFixture, retrievalRequestFixture } from '../fixtures/messages.ts';

@@ -50,11 +50,11 @@ async function createFleet(label: string, providerEnv: Record<string, string>, s
   const responses = new Map<string, number>();
   const watcher: Consumer = pipeline.kafka.consumer({ groupId: `watch-${randomBytes(6).toString('hex')}`, maxWaitTimeInMs: 20 });
   await watcher.connect();
-  await watcher.subscribe({ topic: physicalTopic(pipeline.naming, 'raw-results'), fromBeginning: true });
+  await watcher.subscribe({ topic: physicalTopic(pipeline.port.naming, 'raw-results'), fromBeginning: true });
   await watcher.run({
     eachMessage: async ({ message }) => {
       if (!message.value) return;
-      const value = await pipeline.serde.decode('raw-results', message.value);
+      const value = await pipeline.port.serde.decode('raw-results', message.value);
       if (value.kind === 'RUN_END') runEnds.set(value.run_id, { at: Date.now(), marker: value });
       else responses.set(value.run_id, (responses.get(value.run_id) ?? 0) + 1);
     },
@@ -193,12 +193,13 @@ describe('a flooding tenant', () => {
     expect(floodOpenAtCalm).toBeGreaterThan(0);
 
     // The usage log holds the day's claims; its first FLOOD_QUOTA distinct flood runs are exactly those admitted.
-    const { kafka, naming } = fleet.pipeline;
+    const { kafka } = fleet.pipeline;
+    const { naming } = fleet.pipeline.port;
     const admin = kafka.admin();
     await admin.connect();
     const claimCount = (await admin.fetchTopicOffsets(physicalTopic(naming, 'tenant-usage'))).reduce((sum, partition) => sum + Number(partition.high), 0);
     await admin.disconnect();
-    const claims = await Promise.all((await readMessages(kafka, physicalTopic(naming, 'tenant-usage'), claimCount)).map((message) => fleet.pipeline.serde.decode('tenant-usage', message.value)));
+    const claims = await Promise.all((await readMessages(kafka, physicalTopic(naming, 'tenant-usage'), claimCount)).map((message) => fleet.pipeline.port.serde.decode('tenant-usage', message.value)));
     const floodClaims = [...new Set(claims.filter((claim) => claim.tenant === 'flood').map((claim) => claim.run_id))];
     expect(floodClaims.slice(0, FLOOD_QUOTA).sort()).toEqual(admitted.map((end) => end.marker.run_id).sort());
     expect(new Set(claims.filter((claim) => claim.tenant === 'calm').map((claim) => claim.run_id))).toEqual(new Set([alone.run_id, calm.run_id]));
@@ -255,7 +256,8 @@ describe('provider credentials by reference', () => {
     }));
 
     // No secret in any log line, any message on any topic (keys, values, headers), or any file.
-    const { kafka, naming } = fleet.pipeline;
+    const { kafka } = fleet.pipeline;
+    const { naming } = fleet.pipeline.port;
     const admin = kafka.admin();
     await admin.connect();
     const everything: string[] = [fleet.logs()];

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { Pipeline } from '../../runtime/pipeline.ts';
-import { createPublisher } from '../../runtime/runner.ts';
+import { createPublisher } from '../../runtime/publishers.ts';
 import type { TopicName } from '../../topics/topics.ts';
 import { createRandom } from '../../domain/learned/random.ts';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from './fault-processes.ts';
@@ -75,7 +75,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
   });
   const spawnOptions = { env, logDir: options.logDir, readyTimeoutMs: options.readyTimeoutMs ?? 60_000 };
   const running = new Map<string, ServiceProcess>(FILE_PATH_STAGES.map(({ service }) => [service, spawnService(service, spawnOptions)]));
-  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'fault-test' });
+  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'fault-test' });
   const admin = pipeline.kafka.admin();
   await admin.connect();
   try {
@@ -105,7 +105,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
         const { input, killWindowMs: [from, to] } = FILE_PATH_STAGES.find((stage) => stage.service === service)!;
         const delayMs = from + Math.floor(random() * (to - from));
         await new Promise((resolve) => setTimeout(resolve, delayMs));
-        const lagAtKill = await groupLag(admin, pipeline.naming, service, input);
+        const lagAtKill = await groupLag(admin, pipeline.port.naming, service, input);
         await victim.kill();
         kills.push({ service, afterStep: index, delayMs, pid: victim.pid, lagAtKill });
         report(`kill -9 ${service} (pid ${victim.pid}) ${delayMs} ms after step ${index + 1}/${steps.length}, ${lagAtKill} input messages uncommitted`);
@@ -118,7 +118,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     // Settled: in pipeline order, each group has committed all of its input. Checked in this order,
     // an upstream stage with nothing left means the downstream topic's end is final.
     await waitUntil('every stage to commit its whole input', async () => {
-      for (const { service, input } of FILE_PATH_STAGES) if ((await groupLag(admin, pipeline.naming, service, input)) !== 0) return false;
+      for (const { service, input } of FILE_PATH_STAGES) if ((await groupLag(admin, pipeline.port.naming, service, input)) !== 0) return false;
       return true;
     }, options.settleTimeoutMs, { intervalMs: 500, failIf: () => anyExited(running.values()) });
     const settled = Date.now();
@@ -126,9 +126,9 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     const verdict = judgeWorkload(path.resolve(pipeline.config.SKRYA_DATA_ROOT), runs);
     const plannedScored = runs.reduce((sum, run) => sum + run.urls.length + 1, 0);
     const [scored, batches, deadLetters] = await Promise.all([
-      topicSize(admin, pipeline.naming, 'scored-results'),
-      topicSize(admin, pipeline.naming, 'ingest-normalized'),
-      topicSize(admin, pipeline.naming, 'dead-letters'),
+      topicSize(admin, pipeline.port.naming, 'scored-results'),
+      topicSize(admin, pipeline.port.naming, 'ingest-normalized'),
+      topicSize(admin, pipeline.port.naming, 'dead-letters'),
     ]);
     const exitCodes: Record<string, number | string> = {};
     for (const [service, process] of running) exitCodes[service] = await process.stop();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Admin } from 'kafkajs';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
-import type { Publisher } from '../../runtime/runner.ts';
+import type { Publisher } from '../../runtime/publishers.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
 import { consumerGroup, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';

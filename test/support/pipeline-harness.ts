@@ -14,7 +14,7 @@ import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../../runtime/pipeline.ts';
-import { createPublisher, type Publisher } from '../../runtime/runner.ts';
+import { createPublisher, type Publisher } from '../../runtime/publishers.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
 import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
@@ -65,7 +65,7 @@ export async function createHarness(label: string, overrides: Record<string, str
   const config = testConfig({ SKRYA_TOPIC_PREFIX: `t.${label}.${randomBytes(4).toString('hex')}.`, SKRYA_DATA_ROOT: dataRoot, SKRYA_RUN_TIMEOUT_MS: '20000', ...overrides });
   const logger = createLogger({ level: config.SKRYA_LOG_LEVEL, name: label, destination: logDestination });
   const pipeline = await connectPipeline({ config, logger, clientId: `test-${label}`, providerEnv });
-  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'test' });
+  const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'test' });
   const running: RunningStages[] = [];
   const buildRequest: Harness['buildRequest'] = (tenant, topicId, window = { since: '2026-10-01T00:00:00Z', until: '2026-11-30T00:00:00Z' }) => {
     const topic = loadSourcesFile(path.join(topicDir(dataRoot, tenant, topicId), 'sources.json'));
@@ -105,7 +105,7 @@ export async function createHarness(label: string, overrides: Record<string, str
 
 /** Every message currently on one of a harness's topics (reads until `count`). */
 export function readTopic(harness: Harness, topic: TopicName, count: number, timeoutMs?: number) {
-  return readMessages(harness.pipeline.kafka, physicalTopic(harness.pipeline.naming, topic), count, timeoutMs);
+  return readMessages(harness.pipeline.kafka, physicalTopic(harness.pipeline.port.naming, topic), count, timeoutMs);
 }
 
 /** `skrya <args>` as a child process, on the harness's broker, registry, topic prefix and data root. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emit, type Outcome } from '../../../runtime/runner.ts';
+import { emit, type Outcome } from '../../../runtime/handler.ts';
 import { createFairQueue, type FairQueueOptions, type QueuedRun } from './fair-queue.ts';
 
 const turns = async (count = 3) => {

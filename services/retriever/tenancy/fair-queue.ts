@@ -9,7 +9,7 @@
  * Each request is the retriever's `later`: the runner holds its offset until the run's outcomes
  * are acknowledged, so a crash re-reads everything queued or running; runs are redone, not lost.
  */
-import type { Outcome } from '../../../runtime/runner.ts';
+import type { Outcome } from '../../../runtime/handler.ts';
 
 export interface QueuedRun<T> {
   tenant: string;
