@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
-import { COMMIT_NOTE_MAX_BYTES, type HandlerContext, type IncomingMessage, type Outcome } from '../../runtime/runner.ts';
+import { COMMIT_NOTE_MAX_BYTES, type HandlerContext, type IncomingMessage, type Outcome } from '../../runtime/handler.ts';
 import { ingestBatchSchema, type IngestBatch, type ScoredItem, type ScoredResult } from '../../schemas/messages.ts';
 import { positionOf, scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createCollector } from './handler.ts';

@@ -4,9 +4,9 @@
  * becomes one IngestBatch. Holding, commit notes and stragglers are the window's business
  * (runtime/windows.ts).
  */
-import { topicKey } from '../../runtime/ids.ts';
+import { runKey, topicKeyOf } from '../../domain/run/run.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { emit, type Handler } from '../../runtime/runner.ts';
+import { emit, type Handler } from '../../runtime/handler.ts';
 import { windowedHandler } from '../../runtime/windows.ts';
 import type { Producer, RequestContext, ScoredItem, ScoredResult } from '../../schemas/messages.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
@@ -27,7 +27,7 @@ export function createCollector(options: { runTimeoutMs: number; logger: Logger;
     quietTimeoutMs: options.runTimeoutMs,
     logger: options.logger,
     ...(options.clock ? { clock: options.clock } : {}),
-    keyOf: (value) => `${topicKey({ tenant: value.tenant, topicId: value.topic_id })}/${value.run_id}`,
+    keyOf: runKey,
     open: (value) => ({ tenant: value.tenant, topicId: value.topic_id, runId: value.run_id, request: value.request, producer: value.producer, items: [], marker: null }),
     add(run, value) {
       if (value.kind === 'ITEM') {
@@ -53,7 +53,7 @@ export function createCollector(options: { runTimeoutMs: number; logger: Logger;
       };
       const batch = assembleBatch(closedRun);
       options.logger.info({ tenant: run.tenant, topicId: run.topicId, runId: run.runId, items: batch.items.length, complete: batch.stats.complete }, 'run closed');
-      return [emit('ingest-normalized', topicKey({ tenant: run.tenant, topicId: run.topicId }), batch)];
+      return [emit('ingest-normalized', topicKeyOf(batch), batch)];
     },
   });
 }

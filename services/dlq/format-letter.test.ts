@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hexDump, letterDetail, letterJson, letterLine, utf8Preview } from './format-letter.ts';
-import { storedLetter } from '../testing/dead-letter-fixtures.ts';
+import { storedLetter } from './testing/dead-letter-fixtures.ts';
 
 describe('letterLine', () => {
   it('prints address, failed_at, stage, code, source, tenant and the message', () => {

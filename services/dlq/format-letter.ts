@@ -2,7 +2,7 @@
  * How `skrya dlq` shows letters: one line each for `list`, everything for `show` (the original
  * value as a hex dump and a UTF-8 preview, the original headers), and a JSON form without bytes.
  */
-import type { StoredDeadLetter } from '../../../runtime/dead-letters.ts';
+import type { StoredDeadLetter } from '../../runtime/dead-letters.ts';
 import type { RedriveEntry } from './redrive-ledger.ts';
 import { letterAddress } from './select-letters.ts';
 

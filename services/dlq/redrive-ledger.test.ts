@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireRedriveLock, ledgerFile, openRedriveLedger } from './redrive-ledger.ts';
-import { storedLetter } from '../testing/dead-letter-fixtures.ts';
+import { storedLetter } from './testing/dead-letter-fixtures.ts';
 
 const TOPIC = 't.x.dead-letters';
 let root: string;

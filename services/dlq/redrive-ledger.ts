@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { RedriveResult, StoredDeadLetter } from '../../../runtime/dead-letters.ts';
-import { SkryaError } from '../../../runtime/errors.ts';
-import { resolveInside } from '../../../runtime/ids.ts';
+import type { RedriveResult, StoredDeadLetter } from '../../runtime/dead-letters.ts';
+import { SkryaError } from '../../runtime/errors.ts';
+import { resolveInside } from '../../runtime/ids.ts';
 import { letterAddress } from './select-letters.ts';
 
 export const LEDGER_DIR = '.dlq';

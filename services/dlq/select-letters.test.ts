@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputTopicOf, matchesFilter, parseLetterAddress, parseLetterFilter, planRedrive, type LetterFilter } from './select-letters.ts';
-import { storedLetter } from '../testing/dead-letter-fixtures.ts';
+import { storedLetter } from './testing/dead-letter-fixtures.ts';
 
 const naming = { prefix: '' };
 

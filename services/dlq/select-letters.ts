@@ -3,10 +3,10 @@
  * `<partition>:<offset>` address, and the re-drive plan (what goes back to its source topic, and
  * why the others do not).
  */
-import type { StoredDeadLetter } from '../../../runtime/dead-letters.ts';
-import { SkryaError } from '../../../runtime/errors.ts';
-import { assertId } from '../../../runtime/ids.ts';
-import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../../../topics/topics.ts';
+import type { StoredDeadLetter } from '../../runtime/dead-letters.ts';
+import { SkryaError } from '../../runtime/errors.ts';
+import { assertId } from '../../runtime/ids.ts';
+import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
 
 export interface LetterFilter {
   tenant?: string | undefined;

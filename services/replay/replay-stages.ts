@@ -5,10 +5,11 @@
  * Runs whose end marker lies after the range, or whose first responses lie before it, close as
  * incomplete with that reason.
  */
-import type { StoredRecord } from '../../runtime/dead-letters.ts';
+import { runKey } from '../../domain/run/run.ts';
+import type { StoredRecord } from '../../runtime/topic-readers.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/runner.ts';
+import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/handler.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
 import type { TopicName } from '../../topics/topics.ts';
@@ -69,9 +70,6 @@ function incoming<T>(topic: TopicName, record: StoredRecord, offset: string, val
   return { topic, partition: record.partition, offset, key: record.key?.toString('utf8') ?? null, value, headers: record.headers, timestamp: record.timestamp };
 }
 
-function runKey(value: { tenant: string; topic_id: string; run_id: string }): string {
-  return `${value.tenant}/${value.topic_id}/${value.run_id}`;
-}
 
 export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const { serde } = options;

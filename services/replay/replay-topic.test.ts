@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
-import type { StoredRecord } from '../../runtime/dead-letters.ts';
+import type { StoredRecord } from '../../runtime/topic-readers.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { RawResult } from '../../schemas/messages.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ingestDir, LATEST_FILE, replayDir } from '../../runtime/data-paths.ts';
-import type { StoredRecord } from '../../runtime/dead-letters.ts';
+import type { StoredRecord } from '../../runtime/topic-readers.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';

@@ -9,9 +9,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { SkryaError, describeError, isSkryaError } from '../../runtime/errors.ts';
-import { topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { emit, later, type Handler, type Later, type Outcome } from '../../runtime/runner.ts';
+import { emit, later, type Handler, type Later, type Outcome } from '../../runtime/handler.ts';
 import type { Capability } from '../../schemas/ingest.ts';
 import type { ProviderStatus, RawResult, RequestContext, RetrievalRequest } from '../../schemas/messages.ts';
 import { BINDING_PREFIX, runBinding, type Binding } from './bindings.ts';
@@ -19,6 +18,7 @@ import { counterQueries, enforcePlan, planFor, webChain, withinRounds } from './
 import { executeCalls, type SkillCaller } from './execute-calls.ts';
 import { withPages } from './paged-calls.ts';
 import { PROVIDER_CHAINS, planCalls } from './plan-calls.ts';
+import { rawRunEnd, topicKeyOf } from '../../domain/run/run.ts';
 import { runSkill, type SkillRunResult } from '../../domain/skills/run-skill.ts';
 import type { SkillRegistry } from '../../domain/skills/registry.ts';
 import { createCallGate, providerConcurrency, type CallGate } from './tenancy/call-gate.ts';
@@ -82,25 +82,8 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
 
   /** A run's messages: its responses, then the end marker with every status. */
   function runMessages(request: RetrievalRequest, startedAt: string, responses: RawResult[], end: { providerStatus: ProviderStatus[]; degradationLog: unknown[]; planJson: string | null }): Outcome[] {
-    const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
-    const marker: RawResult = {
-      tenant: request.tenant,
-      topic_id: request.topic_id,
-      run_id: request.run_id,
-      request: requestContext(request),
-      kind: 'RUN_END',
-      producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: [...new Set<Capability>(request.capabilities)] },
-      response: null,
-      run_end: {
-        response_count: responses.length,
-        started_at: startedAt,
-        finished_at: clock().toISOString(),
-        provider_status: end.providerStatus,
-        degradation_log_json: JSON.stringify(end.degradationLog),
-        plan_json: end.planJson,
-      },
-    };
-    return [...responses, marker].map((message) => emit('raw-results', key, message));
+    const marker = rawRunEnd(request, requestContext(request), { responseCount: responses.length, startedAt, finishedAt: clock().toISOString(), ...end });
+    return [...responses, marker].map((message) => emit('raw-results', topicKeyOf(request), message));
   }
 
   /** The folder local reads may use: the topic's, proven inside the tenant's tree after symlinks. */
@@ -243,7 +226,7 @@ export function createRetriever(options: RetrieverOptions): Handler<'retrieval-r
         await context.heartbeat();
       }
       // The run finishes later: the runner holds this input until the run's messages are acknowledged.
-      return [later(queue.enqueue({ tenant: request.tenant, lane: topicKey({ tenant: request.tenant, topicId: request.topic_id }), partition, offset, payload: request }))];
+      return [later(queue.enqueue({ tenant: request.tenant, lane: topicKeyOf(request), partition, offset, payload: request }))];
     },
     onAssignment: () => queue.reset(),
   };

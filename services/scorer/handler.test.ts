@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/runner.ts';
+import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/handler.ts';
 import { scoredResultSchema, type RawResult, type ScoredResult } from '../../schemas/messages.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createScorer } from './handler.ts';

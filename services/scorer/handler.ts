@@ -4,8 +4,8 @@
  * marker is forwarded with the scorer's counts. A response that cannot be normalized is
  * dead-lettered with NORMALIZE_FAILED and the run still closes.
  */
-import { topicKey } from '../../runtime/ids.ts';
-import { deadLetter, emit, type Handler, type Outcome } from '../../runtime/runner.ts';
+import { runKey as runKeyOf, scoredRunEnd, topicKeyOf } from '../../domain/run/run.ts';
+import { deadLetter, emit, type Handler, type Outcome } from '../../runtime/handler.ts';
 import type { RawResult, RunCounts } from '../../schemas/messages.ts';
 import { builtinParsers, type ResponseParser } from './normalize-response.ts';
 import type { ScorePool } from './score-pool.ts';
@@ -35,25 +35,7 @@ export function createScorer(options: { parsers?: ReadonlyMap<string, ResponsePa
   function runEnd(value: Extract<RawResult, { kind: 'RUN_END' }>, key: string, runKey: string): Outcome[] {
     const tally = tallyOf(runKey);
     tallies.delete(runKey);
-    const { run_end: end } = value;
-    return [emit('scored-results', key, {
-      tenant: value.tenant,
-      topic_id: value.topic_id,
-      run_id: value.run_id,
-      request: value.request,
-      kind: 'RUN_END',
-      producer: value.producer,
-      item: null,
-      run_end: {
-        item_messages: tally.itemMessages,
-        counts: { ...tally.counts, raw_responses: end.response_count },
-        started_at: end.started_at,
-        finished_at: end.finished_at,
-        provider_status: end.provider_status,
-        degradation_log_json: end.degradation_log_json,
-        plan_json: end.plan_json,
-      },
-    })];
+    return [emit('scored-results', key, scoredRunEnd(value, tally))];
   }
 
   function scored(value: Extract<RawResult, { kind: 'RESPONSE' }>, key: string, runKey: string, response: ScoredResponse): Outcome[] {
@@ -75,8 +57,8 @@ export function createScorer(options: { parsers?: ReadonlyMap<string, ResponsePa
     input: 'raw-results',
     onAssignment: () => tallies.clear(),
     handle({ value }) {
-      const key = topicKey({ tenant: value.tenant, topicId: value.topic_id });
-      const runKey = `${key}/${value.run_id}`;
+      const key = topicKeyOf(value);
+      const runKey = runKeyOf(value);
       if (value.kind === 'RUN_END') return runEnd(value, key, runKey);
       if (!pool) return scored(value, key, runKey, scoreResponse(value, parsers));
       return pool.score(value).then((response) => scored(value, key, runKey, response));

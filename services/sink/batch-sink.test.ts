@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import type { HandlerContext, IncomingMessage } from '../../runtime/runner.ts';
+import type { HandlerContext, IncomingMessage } from '../../runtime/handler.ts';
 import type { IngestBatch, ProviderStatus } from '../../schemas/messages.ts';
 import { ingestBatchFixture, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
 import { DIGEST_FILE, createBatchSink } from './batch-sink.ts';

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { resolveInside } from '../../runtime/ids.ts';
-import { drop, type Handler } from '../../runtime/runner.ts';
+import { drop, type Handler } from '../../runtime/handler.ts';
 import { compactTimestamp } from './file-names.ts';
 import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
 import { renderIngestDocument, type LastAttempt } from './ingest-document.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
-import type { HandlerContext, IncomingMessage } from '../../runtime/runner.ts';
+import type { HandlerContext, IncomingMessage } from '../../runtime/handler.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';

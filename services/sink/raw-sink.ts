@@ -5,7 +5,7 @@
  */
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { resolveInside } from '../../runtime/ids.ts';
-import type { Handler } from '../../runtime/runner.ts';
+import type { Handler } from '../../runtime/handler.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';
 import { writeFileAtomic } from './write-atomic.ts';

@@ -2,7 +2,7 @@
  * Raw-results for replay tests without a broker: a JSON serde that checks the same contracts as
  * the Avro one, and stored records of feed responses and run-end markers.
  */
-import type { StoredRecord } from '../../../runtime/dead-letters.ts';
+import type { StoredRecord } from '../../../runtime/topic-readers.ts';
 import { SkryaError } from '../../../runtime/errors.ts';
 import type { Serde } from '../../../runtime/serde.ts';
 import type { RawResult, RequestContext } from '../../../schemas/messages.ts';

@@ -1,4 +1,4 @@
-import type { Handler, Later, Outcome } from '../../../runtime/runner.ts';
+import type { Handler, Later, Outcome } from '../../../runtime/handler.ts';
 import type { RawResult, RetrievalRequest } from '../../../schemas/messages.ts';
 
 /** Feeds requests to a retriever as the runner would, and collects the messages its runs complete with. */
