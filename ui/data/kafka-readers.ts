@@ -1,0 +1,89 @@
+/**
+ * What the operator's view reads from Kafka and the registry, through runtime/ only: the monitor's
+ * schedule state, quota claims, dead letters, a run's dropped items (scored-results keeps them with
+ * their reasons), consumer lag and schema versions. Reads that join a throwaway group are cached
+ * for a few seconds, so reloading a page does not start a consumer each time.
+ */
+import { readCompactedTopic, readTopicToEnd } from '../../runtime/compacted-state.ts';
+import { readConsumerLag, type GroupLag } from '../../runtime/consumer-lag.ts';
+import { readDeadLetters, readTimeRange, type StoredDeadLetter, type UnreadableDeadLetter } from '../../runtime/dead-letters.ts';
+import { topicKey } from '../../runtime/ids.ts';
+import type { Kafka } from '../../runtime/kafka.ts';
+import { readSubjectVersions, type SubjectVersions } from '../../runtime/registry-subjects.ts';
+import type { Serde } from '../../runtime/serde.ts';
+import type { MonitorState, ScoredItem } from '../../schemas/messages.ts';
+import { CONSUMER_SERVICES } from '../../services/catalog.ts';
+import { createUsageBook } from '../../services/retriever/tenancy/usage-ledger.ts';
+import { TOPIC_NAMES, consumerGroup, physicalTopic, valueSubject, type TopicNaming } from '../../topics/topics.ts';
+import type { FleetReaders } from './fleet.ts';
+
+export interface KafkaReaderDeps {
+  kafka: Kafka;
+  serde: Serde;
+  naming: TopicNaming;
+  registryUrl: string;
+}
+
+/** How long a run's dropped items may trail its end marker on scored-results. */
+const DROPS_AFTER_RUN_MS = 10 * 60_000;
+const CACHE_MS = 10_000;
+
+function cached<T>(read: () => Promise<T>, ttlMs = CACHE_MS): () => Promise<T> {
+  let entry: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    if (entry === null || Date.now() - entry.at > ttlMs) {
+      const value = read();
+      entry = { at: Date.now(), value };
+      // A failed read is not kept: the next page load tries again.
+      value.catch(() => {
+        entry = null;
+      });
+    }
+    return entry.value;
+  };
+}
+
+export interface KafkaReaders extends FleetReaders {
+  deadLetters(): Promise<{ letters: StoredDeadLetter[]; unreadable: UnreadableDeadLetter[] }>;
+  runDrops(run: { tenant: string; topicId: string; runId: string; requestedAt: string; retrievedAt: string }): Promise<ScoredItem[]>;
+  consumerLag(): Promise<Array<GroupLag & { service: string }>>;
+  subjects(): Promise<SubjectVersions[]>;
+}
+
+export function createKafkaReaders(deps: KafkaReaderDeps): KafkaReaders {
+  const { kafka, serde, naming } = deps;
+  return {
+    monitorState: cached((): Promise<Map<string, MonitorState>> => readCompactedTopic({ kafka, serde, naming, topic: 'monitor-state' })),
+    runsOnDay: cached(async () => {
+      const book = createUsageBook();
+      for (const { value } of await readTopicToEnd({ kafka, serde, naming, topic: 'tenant-usage' })) book.record({ tenant: value.tenant, day: value.day, runId: value.run_id });
+      return (tenant: string, day: string) => book.counted(tenant, day);
+    }),
+    deadLetters: cached(() => readDeadLetters({ kafka, serde, naming })),
+    async runDrops(run) {
+      const key = topicKey({ tenant: run.tenant, topicId: run.topicId });
+      const sinceMs = Math.min(Date.parse(run.requestedAt), Date.parse(run.retrievedAt)) - 60_000;
+      const untilMs = Math.min(Date.now() + 1, Date.parse(run.retrievedAt) + DROPS_AFTER_RUN_MS);
+      const drops: ScoredItem[] = [];
+      await readTimeRange({
+        kafka,
+        naming,
+        topic: physicalTopic(naming, 'scored-results'),
+        sinceMs,
+        untilMs,
+        purpose: 'ui-drops',
+        keep: (record) => record.key?.toString('utf8') === key && record.value !== null,
+        onRecord: async (record) => {
+          const value = await serde.decode('scored-results', record.value!);
+          if (value.kind === 'ITEM' && value.run_id === run.runId && value.item.verdict === 'DROPPED') drops.push(value.item);
+        },
+      });
+      return drops.sort((a, b) => a.response_sequence - b.response_sequence || a.position - b.position);
+    },
+    consumerLag: async () => {
+      const groups = await readConsumerLag(kafka, CONSUMER_SERVICES.map((service) => consumerGroup(naming, service)));
+      return groups.map((group, index) => ({ ...group, service: CONSUMER_SERVICES[index]! }));
+    },
+    subjects: () => readSubjectVersions(deps.registryUrl, TOPIC_NAMES.map((topic) => valueSubject(naming, topic))),
+  };
+}
