@@ -37,10 +37,10 @@ export async function readConsumerLag(kafka: Kafka, groupIds: readonly string[])
       const partitions: PartitionLag[] = [];
       for (const { topic, partitions: offsets } of committed) {
         const bounds = await topicOffsets(topic);
-        for (const { partition, offset } of offsets) {
-          const range = bounds.get(partition);
-          if (!range) continue;
-          const position = offset === '-1' ? null : BigInt(offset);
+        const positions = new Map(offsets.map(({ partition, offset }) => [partition, offset === '-1' ? null : BigInt(offset)]));
+        // Every partition of the topic: one the group has not committed on yet is behind by all it holds.
+        for (const [partition, range] of bounds) {
+          const position = positions.get(partition) ?? null;
           const from = position === null || position < range.low ? range.low : position;
           partitions.push({ topic, partition, committed: position === null ? null : String(position), end: String(range.high), lag: Number(range.high > from ? range.high - from : 0n) });
         }

@@ -111,11 +111,13 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
       reply.header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(queryToken)}; HttpOnly; SameSite=Strict; Path=/`);
       return reply.redirect(`${url.pathname}${url.search}`, 303);
     }
-    if (request.url.startsWith('/assets/')) return;
+    if (request.url.startsWith('/assets/') || request.url === '/favicon.ico') return;
     const viewer = options.access.identify(presentedToken(request));
     if (viewer === null) return refuse(reply, 401, 'Not signed in', 'A token is required: open the link with ?token=… once, or send Authorization: Bearer ….', null);
     request.viewer = viewer;
   });
+
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = assets.get(request.params.name);

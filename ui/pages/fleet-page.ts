@@ -8,9 +8,11 @@ export const runPath = (tenant: string, topicId: string, stamp: string) => `/t/$
 export const topicPath = (tenant: string, topicId: string) => `/t/${tenant}/${topicId}`;
 
 function quota(row: TenantRow): SafeHtml {
+  const items = row.itemsPerRun === null ? '' : ` · at most ${row.itemsPerRun} items a run`;
+  // Runs are claimed on tenant-usage only for tenants with a daily limit.
+  if (row.requestsPerDay === null) return html`<span class="quota" data-tenant="${row.tenant}">no daily request limit${items}</span>`;
   const used = row.runsToday === null ? '?' : String(row.runsToday);
-  const limit = row.requestsPerDay === null ? 'no daily limit' : `of ${row.requestsPerDay} a day`;
-  return html`<span class="quota" data-tenant="${row.tenant}">runs today: <strong>${used}</strong> ${limit}${row.requestsPerDay !== null && row.runsToday !== null ? html` <meter min="0" max="${row.requestsPerDay}" value="${row.runsToday}"></meter>` : ''}${row.itemsPerRun === null ? '' : ` · at most ${row.itemsPerRun} items a run`}</span>`;
+  return html`<span class="quota" data-tenant="${row.tenant}">runs today: <strong class="runs-today">${used}</strong> of ${row.requestsPerDay} a day${row.runsToday === null ? '' : html` <meter min="0" max="${row.requestsPerDay}" value="${row.runsToday}"></meter>`}${items}</span>`;
 }
 
 function topicLine(topic: TopicRow): SafeHtml {
