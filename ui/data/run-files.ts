@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { ingestDir, replayDir, replaysDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { ID_PATTERN, assertId, resolveInside } from '../../runtime/ids.ts';
+import { ID_PATTERN, resolveInside } from '../../runtime/ids.ts';
 import { DIGEST_FILE, LATEST_FILE } from '../../services/sink/batch-sink.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
 import { DIFF_JSON_FILE } from '../../services/replay/replay-topic.ts';
@@ -145,8 +145,9 @@ export function rawFilesOfRun(dataRoot: string, tenant: string, topicId: string,
 /** One raw response file; the name must be one the raw sink writes, so no other path can be named. */
 export function readRawFile(dataRoot: string, tenant: string, topicId: string, name: string): string | null {
   if (!RAW_FILE.test(name)) throw new SkryaError('INVALID_INPUT', 'not a raw response file name');
+  const file = resolveInside(ingestDir(dataRoot, tenant, topicId), 'raw', name);
   try {
-    return fs.readFileSync(resolveInside(ingestDir(dataRoot, tenant, topicId), 'raw', name), 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -170,7 +171,7 @@ export function listReplays(dataRoot: string, tenant: string, topicId: string): 
 }
 
 export function readReplay(dataRoot: string, tenant: string, topicId: string, replayId: string): ReplayEntry {
-  const file = resolveInside(replayDir(dataRoot, tenant, topicId, assertId('replay', replayId)), DIFF_JSON_FILE);
+  const file = resolveInside(replayDir(dataRoot, tenant, topicId, replayId), DIFF_JSON_FILE);
   try {
     const report = JSON.parse(fs.readFileSync(file, 'utf8')) as ReplayReport;
     if (report.interface_version !== REPLAY_DIFF_VERSION || !Array.isArray(report.runs)) return { replayId, report: null, problem: `${DIFF_JSON_FILE} is not a ${REPLAY_DIFF_VERSION} report` };
