@@ -48,7 +48,7 @@ function itemsTable(document: RunDocument): SafeHtml {
   return html`<table class="items"><thead><tr><th class="num">#</th><th>item</th><th class="num">score</th><th>components</th><th>verdict</th><th>sources</th></tr></thead>
   <tbody>${document.items.map((item, index) => html`<tr data-item="${item.id}">
     <td class="num">${index + 1}</td>
-    <td>${link(item.title, item.url)}<div class="muted">${item.source_name ?? ''} ${item.published_at ? html`· ${when(item.published_at)}` : ''} · ${item.capability}</div></td>
+    <td><span class="item-title">${link(item.title, item.url)}</span><div class="muted">${item.source_name ?? ''} ${item.published_at ? html`· ${when(item.published_at)}` : ''} · ${item.capability}</div></td>
     <td class="num">${number(item.score)}</td>
     <td>${components(item)}</td>
     <td>${verdictBadge(item.verdict)}${item.reasons.map((reason) => html`<div class="muted">${reason.code}</div>`)}</td>
