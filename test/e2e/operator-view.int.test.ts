@@ -110,7 +110,8 @@ beforeAll(async () => {
   server = await startUiServer({ ...serverOptions(), access: createAccessPolicy({ host: '127.0.0.1', operatorToken: OPERATOR_TOKEN, tenantTokens: `acme=${ACME_TOKEN}` }), port: 0 });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
-});
+  // Two runs through every service, a dead letter and a replay on a shared two-core machine: bounded, not fast.
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,5 @@
 // Draws every chart on the page from the Chart.js configuration the server embedded beside it.
 // Served from the project (no CDN); Chart.js is loaded before this file from node_modules.
-/* global Chart */
 for (const canvas of document.querySelectorAll('canvas.chart-canvas')) {
   const source = document.getElementById(`${canvas.id}-config`);
   if (!source) continue;

@@ -41,13 +41,13 @@ function tenantSection(row: TenantRow): SafeHtml {
       <tbody>${row.topics.map(topicLine)}</tbody>
     </table>
     ${charted.length > 0 ? html`<div class="charts">${charted.map((topic) => chart(`items-${topic.tenant}-${topic.topicId}`, {
-      type: 'line',
+      type: 'bar',
       data: {
         labels: topic.history.map((entry) => entry.stamp.slice(0, 13)),
         datasets: [
-          { label: 'kept', data: topic.history.map((entry) => entry.kept), borderColor: '#2f5bd3' },
-          { label: 'quarantined', data: topic.history.map((entry) => entry.quarantined), borderColor: '#e07b00' },
-          { label: 'dropped', data: topic.history.map((entry) => entry.dropped), borderColor: '#c0392b' },
+          { label: 'kept', data: topic.history.map((entry) => entry.kept), backgroundColor: '#2f5bd3' },
+          { label: 'quarantined', data: topic.history.map((entry) => entry.quarantined), backgroundColor: '#e07b00' },
+          { label: 'dropped', data: topic.history.map((entry) => entry.dropped), backgroundColor: '#c0392b' },
         ],
       },
       options: { scales: { y: { beginAtZero: true } } },
