@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, stdSerializers, destination, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -25,8 +26,9 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const human = options.pretty ?? (options.destination === undefined && process.stderr.isTTY === true);
   const target = options.destination ?? (human ? 2 : destination(2));
+  // Loaded only for a terminal: piped services and one-off commands do not pay for it at start-up.
   const stream = human
-    ? pretty({ destination: target, sync: true, colorize: options.destination === undefined, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' })
+    ? (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty)({ destination: target, sync: true, colorize: options.destination === undefined, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' })
     : (target as NodeJS.WritableStream);
   return pino(
     {
