@@ -22,8 +22,10 @@ export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafk
   const pending = new Set([...ends].filter(([, high]) => high > 0n).map(([partition]) => partition));
   if (pending.size === 0) return values;
 
-  // A throwaway group that never commits: reading state must not disturb anyone.
-  const consumer = options.kafka.consumer({ groupId: `state-reader-${randomUUID()}`, readUncommitted: false });
+  // A throwaway group that never commits: reading state must not disturb anyone. Deleted afterwards,
+  // since the operator view reads state on every page load.
+  const groupId = `state-reader-${randomUUID()}`;
+  const consumer = options.kafka.consumer({ groupId, readUncommitted: false });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   try {
@@ -48,6 +50,8 @@ export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafk
     });
   } finally {
     await consumer.disconnect();
+    const cleanup = options.kafka.admin();
+    await cleanup.connect().then(() => cleanup.deleteGroups([groupId])).catch(() => {}).finally(() => cleanup.disconnect());
   }
   return values;
 }
