@@ -27,6 +27,7 @@ export interface KafkaReaderDeps {
 /** How long a run's dropped items may trail its end marker on scored-results. */
 const DROPS_AFTER_RUN_MS = 10 * 60_000;
 const CACHE_MS = 10_000;
+const DROPS_CACHE_RUNS = 200;
 
 function cached<T>(read: () => Promise<T>, ttlMs = CACHE_MS): () => Promise<T> {
   let entry: { at: number; value: Promise<T> } | null = null;
@@ -52,6 +53,30 @@ export interface KafkaReaders extends FleetReaders {
 
 export function createKafkaReaders(deps: KafkaReaderDeps): KafkaReaders {
   const { kafka, serde, naming } = deps;
+  const dropsCache = new Map<string, Promise<ScoredItem[]>>();
+  async function readRunDrops(run: Parameters<KafkaReaders['runDrops']>[0]): Promise<ScoredItem[]> {
+    const key = topicKey({ tenant: run.tenant, topicId: run.topicId });
+    const sinceMs = Math.min(Date.parse(run.requestedAt), Date.parse(run.retrievedAt)) - 60_000;
+    const untilMs = Math.min(Date.now() + 1, Date.parse(run.retrievedAt) + DROPS_AFTER_RUN_MS);
+    const drops: ScoredItem[] = [];
+    await readTimeRange({
+      kafka,
+      naming,
+      topic: physicalTopic(naming, 'scored-results'),
+      sinceMs,
+      untilMs,
+      purpose: 'ui-drops',
+      keep: (record) => record.key?.toString('utf8') === key && record.value !== null,
+      onRecord: async (record) => {
+        const value = await serde.decode('scored-results', record.value!);
+        if (value.kind === 'ITEM' && value.run_id === run.runId && value.item.verdict === 'DROPPED') drops.push(value.item);
+      },
+    });
+    // A redelivered message repeats its place in the run; the collector counts it once, and so does this.
+    const unique = [...new Map(drops.map((item) => [`${item.response_sequence}/${item.position}`, item])).values()];
+    return unique.sort((a, b) => a.response_sequence - b.response_sequence || a.position - b.position);
+  }
+
   return {
     monitorState: cached((): Promise<Map<string, MonitorState>> => readCompactedTopic({ kafka, serde, naming, topic: 'monitor-state' })),
     runsOnDay: cached(async () => {
@@ -60,25 +85,16 @@ export function createKafkaReaders(deps: KafkaReaderDeps): KafkaReaders {
       return (tenant: string, day: string) => book.counted(tenant, day);
     }),
     deadLetters: cached(() => readDeadLetters({ kafka, serde, naming })),
-    async runDrops(run) {
-      const key = topicKey({ tenant: run.tenant, topicId: run.topicId });
-      const sinceMs = Math.min(Date.parse(run.requestedAt), Date.parse(run.retrievedAt)) - 60_000;
-      const untilMs = Math.min(Date.now() + 1, Date.parse(run.retrievedAt) + DROPS_AFTER_RUN_MS);
-      const drops: ScoredItem[] = [];
-      await readTimeRange({
-        kafka,
-        naming,
-        topic: physicalTopic(naming, 'scored-results'),
-        sinceMs,
-        untilMs,
-        purpose: 'ui-drops',
-        keep: (record) => record.key?.toString('utf8') === key && record.value !== null,
-        onRecord: async (record) => {
-          const value = await serde.decode('scored-results', record.value!);
-          if (value.kind === 'ITEM' && value.run_id === run.runId && value.item.verdict === 'DROPPED') drops.push(value.item);
-        },
-      });
-      return drops.sort((a, b) => a.response_sequence - b.response_sequence || a.position - b.position);
+    runDrops(run) {
+      // A written run's drops do not change: each is read from the broker once.
+      const cacheKey = `${run.tenant}/${run.topicId}/${run.runId}`;
+      const known = dropsCache.get(cacheKey);
+      if (known) return known;
+      const read = readRunDrops(run);
+      dropsCache.set(cacheKey, read);
+      read.catch(() => dropsCache.delete(cacheKey));
+      if (dropsCache.size > DROPS_CACHE_RUNS) dropsCache.delete(dropsCache.keys().next().value!);
+      return read;
     },
     consumerLag: async () => {
       const groups = await readConsumerLag(kafka, CONSUMER_SERVICES.map((service) => consumerGroup(naming, service)));

@@ -76,10 +76,12 @@ function screened(document: RunDocument): SafeHtml {
 
 export type DropsResult = { drops: ScoredItem[]; problem: null } | { drops: null; problem: string };
 
-function dropsSection(result: DropsResult): SafeHtml {
+function dropsSection(result: DropsResult, counted: number): SafeHtml {
   if (result.drops === null) return html`<div class="notes">The dropped items could not be read from scored-results: ${result.problem}</div>`;
-  if (result.drops.length === 0) return html`<p class="muted">Nothing was dropped (read from scored-results).</p>`;
-  return html`<table class="drops"><thead><tr><th>item</th><th>reasons</th><th>evidence</th></tr></thead><tbody>${result.drops.map((item) => html`<tr data-drop="${item.id}">
+  // scored-results keeps a week: an older run's drops are counted in its file but gone from the topic.
+  const missing = counted > result.drops.length ? html`<div class="notes">The run counted ${counted} dropped result(s); scored-results still holds ${result.drops.length} of them (it keeps 7 days).</div>` : '';
+  if (result.drops.length === 0) return html`${missing}${counted === 0 ? html`<p class="muted">Nothing was dropped.</p>` : ''}`;
+  return html`${missing}<table class="drops"><thead><tr><th>item</th><th>reasons</th><th>evidence</th></tr></thead><tbody>${result.drops.map((item) => html`<tr data-drop="${item.id}">
     <td>${link(item.title || '(no title)', item.url)}<div class="muted">${item.producer_name} · ${item.capability}</div></td>
     <td>${item.reasons.map((reason) => html`<div><strong>${reason.code}</strong> <span class="muted">${reason.field}: ${reason.message}</span></div>`)}</td>
     <td>${evidenceTable(item.evidence)}</td></tr>`)}</tbody></table>`;
@@ -157,7 +159,7 @@ export function runPage(options: {
     <h2>Quarantined and downweighted items</h2>
     ${screened(document)}
     <h2>Dropped items</h2>
-    ${dropsSection(options.drops)}
+    ${dropsSection(options.drops, stats.dropped)}
     <h2>Sources</h2>
     <table class="providers"><thead><tr><th>provider</th><th>capability</th><th>status</th><th>code</th><th>message</th><th class="num">calls</th><th class="num">results</th></tr></thead>
     <tbody>${stats.providers.map((status) => html`<tr><td>${status.provider}</td><td>${status.capability}</td><td>${statusBadge(status.status)}</td><td>${status.code ?? ''}</td><td>${status.message ?? ''}</td><td class="num">${status.calls}</td><td class="num">${status.results}</td></tr>`)}</tbody></table>
