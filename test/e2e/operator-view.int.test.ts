@@ -111,7 +111,7 @@ beforeAll(async () => {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: STEP_TIMEOUT_MS });
   // Two runs through every service, a dead letter and a replay on a shared two-core machine: bounded, not fast.
-}, 300_000);
+}, 480_000);
 
 afterAll(async () => {
   await browser?.close();
