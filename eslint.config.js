@@ -15,9 +15,12 @@ export default tseslint.config(
   },
   {
     // Only the shared runtime and the local stack may talk to Kafka directly.
-    files: ['services/**', 'domain/**'],
+    files: ['services/**', 'domain/**', 'ui/**', 'cli/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'Handlers never import kafkajs; use runtime/.' }] }],
+      'no-restricted-imports': ['error', { paths: [
+        { name: 'kafkajs', message: 'Only runtime/ talks to Kafka.' },
+        { name: '@kafkajs/confluent-schema-registry', message: 'Only runtime/ talks to the schema registry.' },
+      ] }],
     },
   },
   {
@@ -27,5 +30,10 @@ export default tseslint.config(
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
+  },
+  {
+    // The operator view's client script runs in the browser.
+    files: ['ui/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, Chart: 'readonly' } },
   },
 );

@@ -50,6 +50,10 @@ export const configSchema = z.object({
   /** Size cap of a fetched or local document (feed, page, note), in bytes. */
   SKRYA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(MAX_DOCUMENT_BYTES_LIMIT).default(DEFAULT_MAX_DOCUMENT_BYTES),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The operator view's token (`skrya ui`): sees every tenant. Required when the view is bound beyond loopback. */
+  SKRYA_UI_TOKEN: z.string().default(''),
+  /** Tenant tokens for the operator view, `tenant=token,…`: each sees only its tenant. */
+  SKRYA_UI_TENANT_TOKENS: z.string().default(''),
 });
 
 export type SkryaConfig = z.infer<typeof configSchema>;

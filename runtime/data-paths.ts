@@ -20,8 +20,12 @@ export function ingestDir(root: string, tenant: string, topicId: string): string
   return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'ingest');
 }
 
+export function replaysDir(root: string, tenant: string, topicId: string): string {
+  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'replays');
+}
+
 export function replayDir(root: string, tenant: string, topicId: string, replayId: string): string {
-  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'replays', assertId('replay', replayId));
+  return resolveInside(replaysDir(root, tenant, topicId), assertId('replay', replayId));
 }
 
 function validSubdirectories(dir: string): string[] {

@@ -11,13 +11,14 @@ import {
   type StoredDeadLetter,
   type UnreadableDeadLetter,
 } from './dead-letters.ts';
+import { readConsumerLag, type GroupLag } from './consumer-lag.ts';
 import type { ValueOf } from './handler.ts';
 import { createTopics, type Kafka } from './kafka.ts';
 import { createPublisher, createTransactionalPublisher, type Publisher, type TransactionalPublisher } from './publishers.ts';
 import { startService, type RunnerOptions, type RunningService } from './runner.ts';
 import type { Serde } from './serde.ts';
 import { followTopic, readCompactedTopic, readTimeRange, readTopicToEnd, type FollowedTopic, type StoredRecord } from './topic-readers.ts';
-import { physicalTopic, type TopicName, type TopicNaming, type TransactionalRole } from '../topics/topics.ts';
+import { consumerGroup, physicalTopic, type TopicName, type TopicNaming, type TransactionalRole } from '../topics/topics.ts';
 
 export type StageRun<T extends TopicName> = Omit<RunnerOptions<T>, 'kafka' | 'serde' | 'naming'>;
 
@@ -49,6 +50,8 @@ export interface KafkaPort {
   /** Every letter now on dead-letters (or only the one at `at`); undecodable ones are listed apart. */
   readDeadLetters(options?: { at?: { partition: number; offset: string } }): Promise<{ letters: StoredDeadLetter[]; unreadable: UnreadableDeadLetter[] }>;
   redriveDeadLetters(letters: readonly StoredDeadLetter[], onRedriven: (letter: StoredDeadLetter, result: RedriveResult) => void | Promise<void>): Promise<void>;
+  /** How far each service's consumer group is behind, per partition (admin reads only; no group is joined). */
+  consumerLag(services: readonly string[]): Promise<Array<GroupLag & { service: string }>>;
   /** Creates the table's topics that do not exist yet; returns the physical names it created. */
   ensureTopics(): Promise<string[]>;
   /** The physical name of a topic, for messages to people. */
@@ -69,6 +72,10 @@ export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: Topi
     follow: (topic, purpose, onRecord) => followTopic({ kafka, serde, naming, topic, purpose, onRecord }),
     readDeadLetters: (options = {}) => readDeadLetters({ kafka, serde, naming }, options),
     redriveDeadLetters: (letters, onRedriven) => redriveDeadLetters({ kafka }, letters, onRedriven),
+    async consumerLag(services) {
+      const groups = await readConsumerLag(kafka, services.map((service) => consumerGroup(naming, service)));
+      return groups.map((group, index) => ({ ...group, service: services[index]! }));
+    },
     async ensureTopics() {
       const admin = kafka.admin();
       await admin.connect();

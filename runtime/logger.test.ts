@@ -26,3 +26,21 @@ describe('createLogger', () => {
     expect(lines.join('')).toContain('[redacted]');
   });
 });
+
+describe('createLogger output', () => {
+  it('writes one JSON object a line unless asked for human lines (piped output, log files)', () => {
+    const { lines, destination } = capture();
+    createLogger({ destination }).warn({ service: 'scorer' }, 'provider slow');
+    expect(JSON.parse(lines.join(''))).toMatchObject({ level: 40, service: 'scorer', msg: 'provider slow' });
+  });
+
+  it('writes a short human line on a terminal, secrets still redacted', () => {
+    const { lines, destination } = capture();
+    createLogger({ destination, pretty: true }).warn({ service: 'scorer', token: 'sk-live-123' }, 'provider slow');
+    const text = lines.join('');
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).toMatch(/WARN.*provider slow.*"service":"scorer"/);
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(text).not.toContain('sk-live-123');
+  });
+});

@@ -7,10 +7,12 @@ import { loadConfig } from '../../runtime/config.ts';
 import { ingestDir, LATEST_FILE, topicDir, sourcesFile } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { topicKey } from '../../runtime/ids.ts';
+import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
 import { CONSUMER_SERVICES } from '../../services/catalog.ts';
 import { runStages } from '../../services/run-services.ts';
+import { compactTimestamp } from '../../services/sink/index.ts';
 import { copyTopicFolder } from './topic.ts';
 
 const SAMPLE_TOPIC = fileURLToPath(new URL('../../examples/ai-browser', import.meta.url));
@@ -23,9 +25,10 @@ interface LatestDocument {
   stats: { raw_items: number; accepted: number; downweighted: number; quarantined: number; dropped: number; merged_duplicates: number; providers: Array<{ provider: string; capability: string; status: string; message: string | null }> };
 }
 
-async function waitForRun(file: string, runId: string, timeoutMs: number): Promise<LatestDocument> {
+async function waitForRun(file: string, runId: string, timeoutMs: number, progress: () => void): Promise<LatestDocument> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    progress();
     try {
       const document = JSON.parse(fs.readFileSync(file, 'utf8')) as LatestDocument & { last_attempt?: { run_id: string; status: string; reason: string } | null };
       if (document.run_id === runId) return document;
@@ -74,8 +77,17 @@ export function registerDemoCommand(program: Command): void {
       copyTopicFolder(SAMPLE_TOPIC, topicDir(config.SKRYA_DATA_ROOT, TENANT, TOPIC));
       say(`sample topic ready: ${sourcesFile(config.SKRYA_DATA_ROOT, TENANT, TOPIC)}`);
 
-      const pipeline = await connectPipeline({ config, clientId: 'skrya-demo' });
+      // On a terminal a person reads progress lines and the summary; the services' JSON logs go to a
+      // file named here. Piped, the logs stay on stderr as JSON, for whatever reads them.
+      const logFile = process.stderr.isTTY ? path.resolve(path.dirname(path.resolve(config.SKRYA_STACK_DIR)), 'logs', `demo-${new Date().toISOString().replace(/[-:.]/g, '')}.log`) : null;
+      if (logFile !== null) fs.mkdirSync(path.dirname(logFile), { recursive: true });
+      const logger = logFile === null ? undefined : createLogger({ level: config.SKRYA_LOG_LEVEL, destination: fs.createWriteStream(logFile) });
+      if (logFile !== null) say(`service logs (JSON lines): ${logFile}`);
+
+      const pipeline = await connectPipeline({ config, clientId: 'skrya-demo', logger });
+      say(`starting the services: ${CONSUMER_SERVICES.join(', ')}`);
       const stages = await runStages(pipeline, CONSUMER_SERVICES);
+      say('services ready');
       try {
         const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, TENANT, TOPIC));
         const request = buildRetrievalRequest({ tenant: TENANT, topicId: TOPIC, topic, now: new Date(), trigger: 'CLI' });
@@ -84,8 +96,16 @@ export function registerDemoCommand(program: Command): void {
         await publisher.close();
         say(`run ${request.run_id} requested; waiting for the services`);
         const file = path.resolve(ingestDir(config.SKRYA_DATA_ROOT, TENANT, TOPIC), LATEST_FILE);
+        const rawDir = path.resolve(ingestDir(config.SKRYA_DATA_ROOT, TENANT, TOPIC), 'raw');
+        const rawPrefix = `${compactTimestamp(request.requested_at)}-`;
+        let responsesSeen = 0;
+        const progress = () => {
+          const responses = fs.existsSync(rawDir) ? fs.readdirSync(rawDir).filter((name) => name.startsWith(rawPrefix)).length : 0;
+          if (responses > responsesSeen) say(`${responses} provider response(s) retrieved; scoring, ranking and writing`);
+          responsesSeen = responses;
+        };
         const document = await Promise.race([
-          waitForRun(file, request.run_id, Number(options.timeout) * 1000),
+          waitForRun(file, request.run_id, Number(options.timeout) * 1000, progress),
           stages.crashed.then(({ service, error }) => {
             throw new SkryaError('SERVICE_CRASHED', `the ${service} service crashed: ${error.message}`, { cause: error });
           }),
@@ -94,6 +114,7 @@ export function registerDemoCommand(program: Command): void {
       } finally {
         await stages.stop();
       }
-      say('done; the local stack keeps running (stop it with: npx skrya stack down)');
+      say('done; look at the run in a browser with: npx skrya ui (then http://127.0.0.1:8470/)');
+      say('the local stack keeps running (stop it with: npx skrya stack down)');
     });
 }

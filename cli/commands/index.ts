@@ -26,5 +26,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand },
   { name: 'replay', summary: 're-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs', load: async () => (await import('./replay.ts')).registerReplayCommand },
   { name: 'dlq', summary: 'dead letters: list them, show one, re-drive them to their source topic after a fix', load: async () => (await import('./dlq.ts')).registerDlqCommand },
+  { name: 'ui', summary: 'the operator view in a browser, read-only: fleet, run reports, pipeline health, replays (127.0.0.1 by default)', load: async () => (await import('./ui.ts')).registerUiCommand },
   { name: 'screen', summary: 'screen items for prompt injection as the scorer does: JSONL items in, one verdict {id, verdict, score, evidence} a line out', load: async () => (await import('./screen.ts')).registerScreenCommand },
 ];

@@ -4,13 +4,16 @@ import { connectPipeline } from '../../runtime/pipeline.ts';
 import path from 'node:path';
 import { loadBindingsFile, parseBindFlag, type Binding } from '../../services/retriever/index.ts';
 import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-services.ts';
+import { DEFAULT_UI_HOST, parsePort } from './ui.ts';
 
 export function registerRunCommand(program: Command): void {
   program
     .command('run <services...>')
     .option('--bind <capability=template>', "bind a capability to a command for this session, e.g. web_search='my-search {query} --since {since}' (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--bindings <file>', 'bindings file (JSON, outside the topic tree): { "<capability>": { "command": "…", "producer": "…" } }')
-    .action(async (services: string[], options: { bind: string[]; bindings?: string }) => {
+    .option('--ui <port>', 'also serve the read-only operator view on 127.0.0.1:<port> (skrya ui)')
+    .action(async (services: string[], options: { bind: string[]; bindings?: string; ui?: string }) => {
+      const uiPort = options.ui === undefined ? null : parsePort(options.ui, '--ui');
       const names = services.includes('all') ? [...SERVICE_NAMES] : services;
       const unknown = names.filter((name) => !(SERVICE_NAMES as readonly string[]).includes(name));
       if (unknown.length > 0) throw new SkryaError('INVALID_INPUT', `unknown service ${unknown.join(', ')}: choose from ${SERVICE_NAMES.join(', ')}, or all`);
@@ -22,13 +25,16 @@ export function registerRunCommand(program: Command): void {
       ];
       for (const binding of bindings) pipeline.logger.info({ capability: binding.capability, producer: binding.producer }, 'capability bound to a command for this session');
       const stages = await runStages(pipeline, names as ServiceName[], { bindings });
-      pipeline.logger.info({ services: names, metricsPort: stages.metricsPort }, 'running; stop with Ctrl-C');
+      // The view is loaded only when asked for: the services never pay for Fastify and the pages.
+      const ui = uiPort === null ? null : await (await import('../../ui/server.ts')).serveOperatorView(pipeline, { host: DEFAULT_UI_HOST, port: uiPort });
+      pipeline.logger.info({ services: names, metricsPort: stages.metricsPort, ui: ui?.url ?? null }, 'running; stop with Ctrl-C');
       const crash = await new Promise<{ service: string; error: Error } | null>((resolve) => {
         process.once('SIGINT', () => resolve(null));
         process.once('SIGTERM', () => resolve(null));
         void stages.crashed.then(resolve);
       });
       pipeline.logger.info('stopping: finishing in-flight work');
+      await ui?.close();
       await stages.stop();
       // All flushed and committed. After a broker restart kafkajs's leave-group request reopens a
       // connection to a coordinator it no longer tracks, and that socket would keep the process alive
