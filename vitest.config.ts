@@ -13,7 +13,7 @@ export default defineConfig({
           exclude: [...shared.exclude, '**/*.int.test.ts'],
           // A guard against hangs, not a speed budget: tests wait on events, and a worker thread
           // loading the scorer on two busy cores can take several seconds to answer.
-          testTimeout: 60_000,
+          testTimeout: 180_000,
           // The learned classifiers' weights are built once into the git-ignored cache first.
           globalSetup: ['test/build-models.ts'],
         },

@@ -54,7 +54,8 @@ export async function createTestRegistry(options: Partial<CreateSkillRegistryOpt
     },
     rateLimiter,
     random: () => 0.5,
-    limits: { apiTimeoutMs: 300, pageDeadlineMs: 500, maxResponseBytes: 256 * 1024 },
+    // Generous: a local server answers in milliseconds, but a loaded CI machine may take seconds. Tests of timeouts set their own.
+    limits: { apiTimeoutMs: 15_000, pageDeadlineMs: 15_000, maxResponseBytes: 256 * 1024 },
     retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     breaker: { failureThreshold: 3, coolDownMs: 1_000 },
     ...options,
