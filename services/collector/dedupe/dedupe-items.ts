@@ -1,13 +1,16 @@
 import { canonicalUrl, type CanonicalHints } from '../../scorer/ranking/canonical-url.ts';
 import { isStopWord, tokenize } from '../../scorer/ranking/tokenize.ts';
 import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fingerprint } from './simhash.ts';
+import { translationKey } from './translation-key.ts';
 
 /**
  * Per-run dedupe: copies of one document merge into one item that keeps the best-ranked copy and
  * lists every copy as a source.
  *
  * 1. Exact: copies whose canonical URLs are equal (see canonicalUrl) merge.
- * 2. Near-duplicate: syndicated copies at different URLs, on any domain, merge when the SimHash
+ * 2. Translation: a documentation file and its sibling translation (`README.md`,
+ *    `README.zh-CN.md`) merge, by URL (translationKey), since their texts share no words.
+ * 3. Near-duplicate: syndicated copies at different URLs, on any domain, merge when the SimHash
  *    fingerprints of their title + text are at most `hammingThreshold` bits apart, or when most of
  *    the shorter text's words are in the other (overlap ≥ `overlapThreshold` of at least
  *    MIN_SHARED_WORDS words: a mirror that adds "Originally published on …" or cuts the snippet
@@ -46,7 +49,7 @@ export interface SourceRef {
   id: string;
 }
 
-export type MergeReason = 'canonical_url' | 'near_duplicate';
+export type MergeReason = 'canonical_url' | 'translation' | 'near_duplicate';
 
 export interface DedupedItem<T extends DedupeCandidate> {
   /** The kept copy: the best-ranked one. */
@@ -238,6 +241,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
   const leaderHigh: number[] = [];
   const leaderLow: number[] = [];
   const clusterByUrl = new Map<string, number>();
+  const clusterByTranslation = new Map<string, number>();
   // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
   const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
 
@@ -250,8 +254,13 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
     const fingerprint = feature?.fingerprint ?? null;
     const version = versions[index]!;
     const bandValues = fingerprint === null ? null : fingerprintBands(fingerprint, bands);
+    const translation = canonical === null ? null : translationKey(canonical);
     let clusterIndex = canonical === null ? undefined : clusterByUrl.get(canonical);
     let reason: MergeReason = 'canonical_url';
+    if (clusterIndex === undefined && translation !== null) {
+      clusterIndex = clusterByTranslation.get(translation);
+      reason = 'translation';
+    }
     if (clusterIndex === undefined && feature !== null && fingerprint !== null && bandValues !== null) {
       const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
       clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
@@ -268,6 +277,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
         cluster.sources.push(source);
       }
       if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, clusterIndex);
+      if (translation !== null && !clusterByTranslation.has(translation)) clusterByTranslation.set(translation, clusterIndex);
       continue;
     }
     const newIndex = clusters.length;
@@ -285,6 +295,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
       }
     }
     if (canonical !== null) clusterByUrl.set(canonical, newIndex);
+    if (translation !== null) clusterByTranslation.set(translation, newIndex);
     bandValues?.forEach((value, band) => {
       const bucket = bandBuckets[band]!;
       const members = bucket.get(value);
