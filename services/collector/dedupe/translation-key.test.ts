@@ -12,6 +12,7 @@ describe('translationKey', () => {
     ['a script tag', `${REPO}/README.zh-Hans.md`, `${REPO}/README.md`],
     ['a Japanese guide in docs/', `${REPO}/docs/guide.ja.rst`, `${REPO}/docs/guide.rst`],
     ['an upper-case extension', `${REPO}/README.MD`, `${REPO}/README.md`],
+    ['a query left on the canonical URL', `${REPO}/README.ja.md?plain=1`, `${REPO}/README.md`],
     ['a hyphenated name without a language', `${REPO}/getting-started.md`, `${REPO}/getting-started.md`],
     ['a two-letter suffix that is no language', `${REPO}/notes-v2.md`, `${REPO}/notes-v2.md`],
     ['a two-letter suffix outside the language list', `${REPO}/guide-xy.md`, `${REPO}/guide-xy.md`],
@@ -24,6 +25,8 @@ describe('translationKey', () => {
     ['a site section in another language', 'https://istio.io/latest/zh/docs/overview/what-is-istio/'],
     ['a repository home page', 'https://github.com/istio/istio'],
     ['not a URL', 'README.zh-CN.md'],
+    ['a host that looks like a file name', 'https://readme.md/'],
+    ['a query naming a file', 'https://example.com/view?file=README.zh-CN.md'],
   ])('%s is no documentation file: null', (_name, url) => {
     expect(translationKey(url)).toBeNull();
   });
