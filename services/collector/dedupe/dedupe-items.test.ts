@@ -262,3 +262,27 @@ describe('dedupeItems: kinds of copy (mirrors, PDF copies, translations) and wha
     expect(clusters).toHaveLength(2);
   });
 });
+
+describe('dedupeItems: a text made only of the run\'s common words', () => {
+  const sentence = 'The OpenAPI Specification (OAS) defines a standard, programming language-agnostic interface description for HTTP APIs, which allows both humans and computers to discover and understand the capabilities of a service.';
+  const item = (id: string, url: string, title: string, text: string, score: number) => ({ id, url, provider: 'brave', title, text, score });
+
+  it('still finds its copies by word overlap (it has no fingerprint), and keeps every other version apart', () => {
+    // Every word of the current version's page is in more than three of these items, so it is
+    // left out of the fingerprint: only word overlap can find the PDF and the mirrors.
+    const clusters = dedupeItems([
+      item('current', 'https://spec.openapis.org/oas/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.9),
+      item('current-pdf', 'https://spec.openapis.org/oas/v3.2.0.pdf', 'OpenAPI Specification v3.2.0 (PDF)', `OpenAPI Specification v3.2.0 ${sentence.replace('language-agnostic', 'language- agnostic')}`, 0.5),
+      item('mirror-1', 'https://oas.mirror.example.org/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.45),
+      item('mirror-2', 'https://openapi.mirror.example.net/v3.2.0.html', 'OpenAPI Specification v3.2.0', sentence, 0.42),
+      item('previous', 'https://spec.openapis.org/oas/v3.1.0.html', 'OpenAPI Specification v3.1.0', sentence, 0.7),
+      item('older', 'https://spec.openapis.org/oas/v3.0.0.html', 'OpenAPI Specification v3.0.0', sentence.replace('HTTP APIs', 'RESTful APIs'), 0.6),
+      item('copy-of-previous', 'https://swagger.io/specification/', 'OpenAPI Specification - Version 3.1.0 - Swagger', sentence, 0.4),
+    ]);
+    expect(clusters.map((cluster) => [cluster.item.id, cluster.merged.map((merged) => merged.id)])).toEqual([
+      ['current', ['current-pdf', 'mirror-1', 'mirror-2']],
+      ['previous', ['copy-of-previous']],
+      ['older', []],
+    ]);
+  });
+});

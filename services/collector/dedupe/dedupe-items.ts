@@ -144,12 +144,13 @@ export const RUN_COMMON_SHARE = 0.1;
 export const RUN_COMMON_MIN_ITEMS = 3;
 
 /**
- * Candidates for near-duplicate matching: their fingerprints, or null when the text is too short.
+ * Candidates for near-duplicate matching: their fingerprints and words, or null when the text is too short.
  * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
  * tokenization each and little garbage.
  */
 interface NearDuplicateFeatures {
-  fingerprint: Fingerprint;
+  /** Null when every word is one of the run's common words (see RUN_COMMON_SHARE): word overlap still applies. */
+  fingerprint: Fingerprint | null;
   /** Distinct content word ids (stop words left out), sorted. */
   words: Int32Array;
 }
@@ -202,9 +203,10 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
       lows[count] = wordLows[id]!;
       count++;
     }
-    if (count === 0) return null;
     // Word overlap uses every content word: the run's common words are most of what two copies share.
-    return { fingerprint: simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
+    // A text made only of them (a specification whose sentence every version repeats) has no
+    // fingerprint, but its copies can still be found by overlap, with versions kept apart.
+    return { fingerprint: count === 0 ? null : simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
   });
   return { features, documentFrequency };
 }
@@ -261,9 +263,9 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
       clusterIndex = clusterByTranslation.get(translation);
       reason = 'translation';
     }
-    if (clusterIndex === undefined && feature !== null && fingerprint !== null && bandValues !== null) {
+    if (clusterIndex === undefined && feature !== null) {
       const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
-      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
+      if (fingerprint !== null && bandValues !== null) clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
       clusterIndex ??= overlappingEarlierCluster(feature.words, documentFrequency, wordLeaders, leaderWords, overlapThreshold, sameRelease);
       reason = 'near_duplicate';
     }
