@@ -2,12 +2,13 @@
  * Ranking quality on the judged relevance set (docs/relevance-rubric.md):
  *   npm run eval:relevance [-- --split dev|test|all] [--pools] [--json]
  * Prints nDCG@10 and P@5 with 95 % bootstrap intervals for Skrya's ranking, the providers' own
- * order and random order, overall, by language and by intent, plus Skrya − provider per query.
+ * order and random order, overall, by language and by intent, plus Skrya − provider per query,
+ * and near-duplicate recall and false merges on the split's labelled copy pairs.
  * Tune on dev; test is for reporting. Exit 1 when the set cannot be read.
  */
 import { fileURLToPath } from 'node:url';
 import { INTENTS } from '../schemas/ingest.ts';
-import { evaluateRelevance, type Interval, JUDGED_SET_DIR, type JudgedPool, loadJudgedSet, RANKERS, type RelevanceReport, type SliceReport } from '../services/collector/index.ts';
+import { evaluateNearDuplicates, evaluateRelevance, type Interval, JUDGED_SET_DIR, type JudgedPool, loadJudgedSet, type NearDuplicateReport, RANKERS, type RelevanceReport, type SliceReport } from '../services/collector/index.ts';
 
 const args = process.argv.slice(2);
 const splitArg = args.includes('--split') ? args[args.indexOf('--split') + 1] : 'test';
@@ -25,9 +26,10 @@ try {
 }
 
 const report = evaluateRelevance(pools, splitArg);
+const nearDuplicates = evaluateNearDuplicates(pools.filter((pool) => splitArg === 'all' || pool.split === splitArg));
 if (args.includes('--json')) {
   const { pools: perPool, ...slices } = report;
-  process.stdout.write(`${JSON.stringify({ ...slices, pools: perPool.map((score) => ({ id: score.pool.id, ndcg: score.ndcg, precision: score.precision })) }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ ...slices, pools: perPool.map((score) => ({ id: score.pool.id, ndcg: score.ndcg, precision: score.precision })), nearDuplicates }, null, 2)}\n`);
   process.exit(0);
 }
 
@@ -40,6 +42,12 @@ function table(title: string, rows: readonly SliceReport[]): string {
   const rule = `|${'---|'.repeat(3 + RANKERS.length * 2)}`;
   const lines = rows.map((row) => `| ${row.name} | ${row.pools} | ${RANKERS.map((ranker) => ci(row.ndcg[ranker])).join(' | ')} | ${signed(row.ndcgGainOverProvider)} (${row.wins}/${row.ties}/${row.losses}) | ${RANKERS.map((ranker) => ci(row.precision[ranker])).join(' | ')} |`);
   return [header, rule, ...lines].join('\n');
+}
+
+function printNearDuplicates(found: NearDuplicateReport): void {
+  process.stdout.write(`\nnear-duplicates: recall ${f(found.recall)} (${found.foundPairs}/${found.positivePairs} copy pairs), false merges ${found.falseMerges} of ${found.negativePairs} other pairs, ${found.crossVersionFalseMerges} of ${found.crossVersionPairs} across versions\n`);
+  for (const miss of found.misses) process.stdout.write(`  missed: ${miss.pool} ${miss.a} ~ ${miss.b}\n`);
+  for (const wrong of found.wrongMerges) process.stdout.write(`  wrongly merged: ${wrong.pool} ${wrong.a} ~ ${wrong.b}\n`);
 }
 
 function print(result: RelevanceReport): void {
@@ -55,3 +63,4 @@ function print(result: RelevanceReport): void {
 }
 
 print(report);
+printNearDuplicates(nearDuplicates);

@@ -44,8 +44,12 @@ describe('freshnessScore', () => {
     }
   });
 
-  it('counts a few hours after the window end (clock skew) as the window end', () => {
-    expect(freshnessScore('2026-03-01T06:00:00Z', WINDOW_END, 'status')).toBe(1);
+  it.each([
+    ['a few hours after the window end (clock skew): the window end', '2026-03-01T06:00:00Z', 1],
+    ['23 hours after: still inside the tolerance', '2026-03-01T23:00:00Z', 1],
+    ['25 hours after: not believed, scored as undated', '2026-03-02T01:00:00Z', UNDATED_FRESHNESS_BY_INTENT.status],
+  ] as const)('a date %s', (_name, published, expected) => {
+    expect(freshnessScore(published, WINDOW_END, 'status')).toBe(expected);
   });
 
   it('is relative to the window end, not the clock: the same item scores the same in any replay', () => {
@@ -68,11 +72,21 @@ describe('freshnessOf: undated items', () => {
     ['nothing to go on', { url: 'https://en.wikipedia.org/wiki/OpenSSL', title: 'OpenSSL - Wikipedia', snippet: 'OpenSSL is a software library.' }, 'undated', null],
     ['only a date after the window end', { url: 'https://example.com/2027/05/01/future' }, 'undated', null],
     ['a version number that looks like a date', { url: 'https://example.com/releases/v2026.1', title: 'Version 2026.1' }, 'undated', null],
+    ['a year/month URL in the window end\'s month: the window end, not a later 15th', { url: 'https://example.com/2026/03/what-changed' }, 'estimated', '2026-03-01'],
+    ['the URL\'s date before a date in the text', { url: 'https://example.com/2026/02/20/notes', title: 'Notes', snippet: 'Released on February 3, 2026.' }, 'estimated', '2026-02-20'],
+    ['an impossible day in a URL date: its month still counts', { url: 'https://example.com/2026/02/31/notes', title: 'Notes', snippet: 'Released on February 3, 2026.' }, 'estimated', '2026-02-15'],
+    ['an impossible text date is skipped', { url: 'https://example.com/a', title: 'Notes', snippet: 'Released 2026-02-30.' }, 'undated', null],
+    ['a date past the opening of the content is not read', { url: 'https://example.com/a', title: 'Notes', content: `${'x '.repeat(400)}Release date: 2026-02-13.` }, 'undated', null],
   ] as const)('%s', (_name, fields, basis, day) => {
     const result = freshnessOf({ ...undated, ...fields }, WINDOW_END, 'news');
     expect(result.basis).toBe(basis);
     expect(result.date?.slice(0, 10) ?? null).toBe(day);
     if (basis === 'undated') expect(result.score).toBe(UNDATED_FRESHNESS_BY_INTENT.news);
+  });
+
+  it.each(['news', 'status', 'tutorial', 'factual'] as const)('scores an estimated date on the %s curve, like a published one', (intent) => {
+    const result = freshnessOf({ published_at: null, url: 'https://example.com/2026/02/22/post' }, WINDOW_END, intent);
+    expect(result.score).toBe(curveFreshness(7, intent));
   });
 
   it('prefers the published date over any estimate', () => {

@@ -4,4 +4,5 @@ export { createCollector } from './handler.ts';
 export { evaluateRelevance, RANKERS, type RelevanceReport, type SliceReport } from './relevance/evaluate-relevance.ts';
 export { JUDGED_SET_DIR, loadJudgedSet, type JudgedPool } from './relevance/judged-set.ts';
 export type { Interval } from './relevance/metrics.ts';
+export { evaluateNearDuplicates, type NearDuplicateReport } from './relevance/near-duplicates.ts';
 export { renderDigest } from './synthesis/render-digest.ts';

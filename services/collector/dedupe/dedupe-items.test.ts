@@ -224,3 +224,65 @@ describe('dedupeItems: copies across sites and releases (issue 21)', () => {
     expect(differentVersions('', '2.6')).toBe(false);
   });
 });
+
+describe('dedupeItems: kinds of copy (mirrors, PDF copies, translations) and what stays apart', () => {
+  const candidate = (id: string, url: string, title: string, text: string, score: number) => ({ id, url, provider: 'exa', title, text, score });
+  const essay = 'What QUIC is, why it runs over UDP, how connection IDs let a connection survive a change of address, and what encrypted transport headers mean for middleboxes.';
+  const chapter = 'QUIC is a name, not an acronym. It is a transport protocol on top of UDP with built-in TLS 1.3, streams and connection migration, and this chapter explains each of them in turn.';
+  const spec = 'WebAssembly (abbreviated Wasm) is a safe, portable, low-level code format designed for efficient execution and compact representation. Its main goal is to enable high performance applications on the Web.';
+  const readme = 'https://github.com/servicemesher/service-mesh-explained/blob/main';
+
+  it.each([
+    ['a mirror on another site with a credit line and a site name in the title',
+      ['https://blog.apnic.net/2026/03/12/quic-explained/', 'QUIC explained for network operators', essay],
+      ['https://www.circleid.com/posts/20260314-quic-explained', 'QUIC explained for network operators - CircleID', `${essay} Originally published on the APNIC blog.`], 'near_duplicate'],
+    ['a PDF copy: file name as title, page header, words hyphenated at line ends',
+      ['https://http3-explained.haxx.se/en/quic', 'QUIC - HTTP/3 explained', chapter],
+      ['https://daniel.haxx.se/http3-explained/http3-explained.pdf', 'http3-explained.pdf', `HTTP/3 explained 7 ${chapter.replace('transport', 'trans- port').replace('chapter', 'chap- ter')}`], 'near_duplicate'],
+    ['a translated README beside the original (no shared words)',
+      [`${readme}/README.md`, 'service-mesh-explained/README.md', 'A service mesh is a dedicated infrastructure layer for service-to-service communication, with sidecar proxies, a data plane and a control plane.'],
+      [`${readme}/README.zh-CN.md`, 'service-mesh-explained/README.zh-CN.md', '服务网格是处理服务间通信的专用基础设施层。本指南介绍 Sidecar 代理、数据平面与控制平面、服务间 mTLS 和流量拆分。'], 'translation'],
+  ] as const)('merges %s', (_name, [originalUrl, originalTitle, originalText], [copyUrl, copyTitle, copyText], reason) => {
+    const clusters = dedupeItems([candidate('original', originalUrl, originalTitle, originalText, 0.9), candidate('copy', copyUrl, copyTitle, copyText, 0.6)]);
+    expect(clusters.map((cluster) => [cluster.item.id, cluster.merged])).toEqual([['original', [{ id: 'copy', reason }]]]);
+  });
+
+  it.each([
+    ['the same specification text in versions 1.0 and 2.0',
+      ['https://webassembly.github.io/spec/core/intro/introduction.html', 'Introduction - WebAssembly 2.0 specification', spec],
+      ['https://webassembly.github.io/spec/versions/core/WebAssembly-1.0.pdf', 'WebAssembly Core Specification 1.0', `${spec} Version 1.0`]],
+    ['a translation of another tag\'s README',
+      ['https://github.com/o/r/blob/v1.0/README.md', 'r/README.md at v1.0', 'A short guide.'],
+      ['https://github.com/o/r/blob/v2.0/README.zh-CN.md', 'r/README.zh-CN.md at v2.0', '简短的指南。']],
+    ['two language editions of an encyclopedia article (not files beside each other)',
+      ['https://en.wikipedia.org/wiki/Service_mesh', 'Service mesh - Wikipedia', 'In software architecture, a service mesh is a dedicated infrastructure layer for facilitating service-to-service communications between services or microservices using a proxy.'],
+      ['https://zh.wikipedia.org/wiki/服务网格', '服务网格 - 维基百科', '服务网格是一个专门处理服务间通信的基础设施层，通常以轻量网络代理实现。']],
+  ] as const)('keeps apart %s', (_name, [leftUrl, leftTitle, leftText], [rightUrl, rightTitle, rightText]) => {
+    const clusters = dedupeItems([candidate('a', leftUrl, leftTitle, leftText, 0.9), candidate('b', rightUrl, rightTitle, rightText, 0.6)]);
+    expect(clusters).toHaveLength(2);
+  });
+});
+
+describe('dedupeItems: a text made only of the run\'s common words', () => {
+  const sentence = 'The OpenAPI Specification (OAS) defines a standard, programming language-agnostic interface description for HTTP APIs, which allows both humans and computers to discover and understand the capabilities of a service.';
+  const item = (id: string, url: string, title: string, text: string, score: number) => ({ id, url, provider: 'brave', title, text, score });
+
+  it('still finds its copies by word overlap (it has no fingerprint), and keeps every other version apart', () => {
+    // Every word of the current version's page is in more than three of these items, so it is
+    // left out of the fingerprint: only word overlap can find the PDF and the mirrors.
+    const clusters = dedupeItems([
+      item('current', 'https://spec.openapis.org/oas/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.9),
+      item('current-pdf', 'https://spec.openapis.org/oas/v3.2.0.pdf', 'OpenAPI Specification v3.2.0 (PDF)', `OpenAPI Specification v3.2.0 ${sentence.replace('language-agnostic', 'language- agnostic')}`, 0.5),
+      item('mirror-1', 'https://oas.mirror.example.org/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.45),
+      item('mirror-2', 'https://openapi.mirror.example.net/v3.2.0.html', 'OpenAPI Specification v3.2.0', sentence, 0.42),
+      item('previous', 'https://spec.openapis.org/oas/v3.1.0.html', 'OpenAPI Specification v3.1.0', sentence, 0.7),
+      item('older', 'https://spec.openapis.org/oas/v3.0.0.html', 'OpenAPI Specification v3.0.0', sentence.replace('HTTP APIs', 'RESTful APIs'), 0.6),
+      item('copy-of-previous', 'https://swagger.io/specification/', 'OpenAPI Specification - Version 3.1.0 - Swagger', sentence, 0.4),
+    ]);
+    expect(clusters.map((cluster) => [cluster.item.id, cluster.merged.map((merged) => merged.id)])).toEqual([
+      ['current', ['current-pdf', 'mirror-1', 'mirror-2']],
+      ['previous', ['copy-of-previous']],
+      ['older', []],
+    ]);
+  });
+});

@@ -1,13 +1,16 @@
 import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
 import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fingerprint } from './simhash.ts';
+import { translationKey } from './translation-key.ts';
 
 /**
  * Per-run dedupe: copies of one document merge into one item that keeps the best-ranked copy and
  * lists every copy as a source.
  *
  * 1. Exact: copies whose canonical URLs are equal (see canonicalUrl) merge.
- * 2. Near-duplicate: syndicated copies at different URLs, on any domain, merge when the SimHash
+ * 2. Translation: a documentation file and its sibling translation (`README.md`,
+ *    `README.zh-CN.md`) merge, by URL (translationKey), since their texts share no words.
+ * 3. Near-duplicate: syndicated copies at different URLs, on any domain, merge when the SimHash
  *    fingerprints of their title + text are at most `hammingThreshold` bits apart, or when most of
  *    the shorter text's words are in the other (overlap ≥ `overlapThreshold` of at least
  *    MIN_SHARED_WORDS words: a mirror that adds "Originally published on …" or cuts the snippet
@@ -46,7 +49,7 @@ export interface SourceRef {
   id: string;
 }
 
-export type MergeReason = 'canonical_url' | 'near_duplicate';
+export type MergeReason = 'canonical_url' | 'translation' | 'near_duplicate';
 
 export interface DedupedItem<T extends DedupeCandidate> {
   /** The kept copy: the best-ranked one. */
@@ -141,12 +144,13 @@ export const RUN_COMMON_SHARE = 0.1;
 export const RUN_COMMON_MIN_ITEMS = 3;
 
 /**
- * Candidates for near-duplicate matching: their fingerprints, or null when the text is too short.
+ * Candidates for near-duplicate matching: their fingerprints and words, or null when the text is too short.
  * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
  * tokenization each and little garbage.
  */
 interface NearDuplicateFeatures {
-  fingerprint: Fingerprint;
+  /** Null when every word is one of the run's common words (see RUN_COMMON_SHARE): word overlap still applies. */
+  fingerprint: Fingerprint | null;
   /** Distinct content word ids (stop words left out), sorted. */
   words: Int32Array;
 }
@@ -199,9 +203,10 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
       lows[count] = wordLows[id]!;
       count++;
     }
-    if (count === 0) return null;
     // Word overlap uses every content word: the run's common words are most of what two copies share.
-    return { fingerprint: simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
+    // A text made only of them (a specification whose sentence every version repeats) has no
+    // fingerprint, but its copies can still be found by overlap, with versions kept apart.
+    return { fingerprint: count === 0 ? null : simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
   });
   return { features, documentFrequency };
 }
@@ -238,6 +243,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
   const leaderHigh: number[] = [];
   const leaderLow: number[] = [];
   const clusterByUrl = new Map<string, number>();
+  const clusterByTranslation = new Map<string, number>();
   // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
   const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
 
@@ -250,11 +256,16 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
     const fingerprint = feature?.fingerprint ?? null;
     const version = versions[index]!;
     const bandValues = fingerprint === null ? null : fingerprintBands(fingerprint, bands);
+    const translation = canonical === null ? null : translationKey(canonical);
     let clusterIndex = canonical === null ? undefined : clusterByUrl.get(canonical);
     let reason: MergeReason = 'canonical_url';
-    if (clusterIndex === undefined && feature !== null && fingerprint !== null && bandValues !== null) {
+    if (clusterIndex === undefined && translation !== null) {
+      clusterIndex = clusterByTranslation.get(translation);
+      reason = 'translation';
+    }
+    if (clusterIndex === undefined && feature !== null) {
       const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
-      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
+      if (fingerprint !== null && bandValues !== null) clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
       clusterIndex ??= overlappingEarlierCluster(feature.words, documentFrequency, wordLeaders, leaderWords, overlapThreshold, sameRelease);
       reason = 'near_duplicate';
     }
@@ -268,6 +279,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
         cluster.sources.push(source);
       }
       if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, clusterIndex);
+      if (translation !== null && !clusterByTranslation.has(translation)) clusterByTranslation.set(translation, clusterIndex);
       continue;
     }
     const newIndex = clusters.length;
@@ -285,6 +297,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
       }
     }
     if (canonical !== null) clusterByUrl.set(canonical, newIndex);
+    if (translation !== null) clusterByTranslation.set(translation, newIndex);
     bandValues?.forEach((value, band) => {
       const bucket = bandBuckets[band]!;
       const members = bucket.get(value);

@@ -8,15 +8,17 @@ const HEADER = '@pool p1 | news | en | dev | 2026-11-20T00:00:00Z\n@query q\n@su
 const row = (rank: number, url: string, grade = 2, group = '') => `${grade}|brave|${rank}|1|2026-11-18|${url}|Title ${rank}|Snippet ${rank}|${group}`;
 const rows = (count: number) => Array.from({ length: count }, (_unused, index) => row(index + 1, `https://example.com/${index}`)).join('\n');
 
+const POOLS_PER_SLICE: Partial<Record<(typeof INTENTS)[number], number>> = { factual: 3, resource: 2 };
+
 describe('the judged relevance set', () => {
   const pools = loadJudgedSet(fileURLToPath(JUDGED_SET_DIR));
 
-  it('has one pool per intent, language and split, each with 25–30 rows and graded documents', () => {
-    expect(pools).toHaveLength(28);
+  it('has a pool per intent, language and split (three for factual and two for resource, the intents re-tuned in the second round), each with 25–30 rows and graded documents', () => {
+    expect(pools).toHaveLength(40);
     for (const intent of INTENTS) {
       for (const language of ['en', 'zh'] as const) {
         for (const split of ['dev', 'test'] as const) {
-          expect(pools.filter((pool) => pool.intent === intent && pool.language === language && pool.split === split), `${intent}/${language}/${split}`).toHaveLength(1);
+          expect(pools.filter((pool) => pool.intent === intent && pool.language === language && pool.split === split), `${intent}/${language}/${split}`).toHaveLength(POOLS_PER_SLICE[intent] ?? 1);
         }
       }
     }
