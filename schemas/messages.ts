@@ -132,6 +132,8 @@ export const scoreComponentsSchema = z.object({
   weight_agreement: unit,
   freshness_basis: z.enum(['published', 'estimated', 'undated']),
   freshness_date: nullableString,
+  /** The scoring model (id@version) whose weights, tiers and thresholds gave these numbers. */
+  model: nullableString,
 });
 export type ScoreComponents = z.infer<typeof scoreComponentsSchema>;
 

@@ -5,7 +5,8 @@ import type { RawResult } from '../../schemas/messages.ts';
 import { rawResponseFixture } from '../../test/fixtures/messages.ts';
 import { builtinParsers } from './normalize-response.ts';
 import { createScorePool } from './score-pool.ts';
-import { scoreResponse, type ResponseMessage } from './score-response.ts';
+import { createResponseScorer, type ResponseMessage } from './score-response.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 
 const FEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../examples/ai-browser/feeds/tech-news.rss.xml'), 'utf8');
 
@@ -21,8 +22,8 @@ describe('createScorePool (worker threads)', () => {
   it('scores responses side by side and gives exactly what scoring on the event loop gives', async () => {
     const messages = Array.from({ length: 6 }, (_unused, sequence) => feedResponse(sequence));
     const inWorkers = await Promise.all(messages.map((message) => pool.score(message)));
-    const parsers = builtinParsers();
-    const onTheLoop = messages.map((message) => scoreResponse(message, parsers));
+    const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: DEFAULT_SCORING_MODEL });
+    const onTheLoop = messages.map((message) => scoreResponse(message));
     expect(inWorkers).toEqual(onTheLoop);
     expect(inWorkers[0]).toMatchObject({ kind: 'scored' });
     expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);
