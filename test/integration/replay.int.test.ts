@@ -18,6 +18,8 @@ import { buildReplayRequest, type ReplayRequestInput } from '../../services/repl
 import type { ReplayReport } from '../../services/replay/replay-report.ts';
 import { replayTopic, type ReplayProgress, type ReplaySummary } from '../../services/replay/replay-topic.ts';
 import { physicalTopic } from '../../topics/topics.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { requestContextFixture } from '../fixtures/messages.ts';
 import { createHarness, listFiles, readLatestIfRun, runCli, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
@@ -77,11 +79,12 @@ let harness: Harness;
 let base: number;
 const at = (second: number) => new Date(base + second * 1000).toISOString();
 
-async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progress: ReplayProgress[] = []): Promise<ReplaySummary> {
+async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progress: ReplayProgress[] = [], model: ScoringModel = DEFAULT_SCORING_MODEL): Promise<ReplaySummary> {
   const { pipeline } = harness;
   const request = buildReplayRequest({ tenant: TENANT, topic: TOPIC, ...input }, harness.dataRoot);
   return replayTopic({
     dataRoot: harness.dataRoot,
+    model,
     serde: pipeline.serde,
     logger: createLogger({ level: 'warn', name: 'replay-test' }),
     runTimeoutMs: 20_000,
