@@ -7,6 +7,7 @@ import { builtinParsers } from './normalize-response.ts';
 import { createScorePool } from './score-pool.ts';
 import { createResponseScorer, type ResponseMessage } from './score-response.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 
 const FEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../examples/ai-browser/feeds/tech-news.rss.xml'), 'utf8');
 
@@ -27,6 +28,24 @@ describe('createScorePool (worker threads)', () => {
     expect(inWorkers).toEqual(onTheLoop);
     expect(inWorkers[0]).toMatchObject({ kind: 'scored' });
     expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('scores with the model it was given, in every worker', async () => {
+    const definition = structuredClone(DEFAULT_SCORING_MODEL.definition);
+    definition.id = 'authority-status';
+    definition.ranking.weights.status = { keyword: 0.05, freshness: 0.05, authority: 0.8, rank: 0.05, agreement: 0.05 };
+    const model = compileScoringModel(definition);
+    const modelPool = createScorePool(1, model);
+    try {
+      const message = feedResponse(0);
+      const inWorker = await modelPool.score(message);
+      expect(inWorker).toEqual(createResponseScorer({ parsers: builtinParsers(), model })(message));
+      const items = (inWorker as { items: Array<{ components: { model: string; weight_authority: number } | null }> }).items.filter((item) => item.components !== null);
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expect(item.components).toMatchObject({ model: model.tag, weight_authority: 0.8 });
+    } finally {
+      await modelPool.close();
+    }
   });
 
   it('reports a response that cannot be normalized as such, with its code', async () => {
