@@ -333,6 +333,7 @@ export const ingestBatchAvro = {
       },
     },
     { name: 'digest_markdown', type: 'string', default: '' },
+    { name: 'scoring_model', ...nullableString, doc: 'The scoring model the run was ranked with, id@version; null when ranked before models were versioned.' },
   ],
 };
 

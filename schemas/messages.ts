@@ -220,6 +220,8 @@ export const ingestBatchSchema = z.object({
     plan_json: z.string().nullable(),
   }),
   digest_markdown: z.string(),
+  /** The scoring model (id@version) the run was ranked with: named even when no item carries score components. */
+  scoring_model: nullableString,
 });
 export type IngestBatch = z.infer<typeof ingestBatchSchema>;
 

@@ -109,6 +109,7 @@ export function assembleBatch(run: ClosedRun, model: ScoringModel = DEFAULT_SCOR
       plan_json: run.marker?.planJson ?? null,
     },
     digest_markdown: '',
+    scoring_model: model.tag,
   };
   return { ...batch, digest_markdown: renderRunDigest(batch) };
 }

@@ -259,7 +259,7 @@ describe('skrya replay', () => {
     const shipped = await replayTwice('model-shipped', DEFAULT_SCORING_MODEL);
     const other = await replayTwice('model-keyword-news', keywordNews);
 
-    type Doc = { items: Array<{ id: string; score: number; score_components: { model: string; weight_freshness: number } }> };
+    type Doc = { scoring_model: string; items: Array<{ id: string; score: number; score_components: { model: string; weight_freshness: number } }> };
     const runFiles = Object.keys(shipped).filter((file) => file.startsWith('normalized/'));
     expect(runFiles).toHaveLength(2);
     expect(Object.keys(other).filter((file) => file.startsWith('normalized/'))).toEqual(runFiles);
@@ -268,6 +268,7 @@ describe('skrya replay', () => {
       const [before, after] = [JSON.parse(shipped[file]!) as Doc, JSON.parse(other[file]!) as Doc];
       // The same evidence, scored and named by each model.
       expect(after.items.map((item) => item.id).sort()).toEqual(before.items.map((item) => item.id).sort());
+      expect([before.scoring_model, after.scoring_model]).toEqual([DEFAULT_SCORING_MODEL.tag, 'keyword-news@1']);
       expect(new Set(before.items.map((item) => item.score_components.model))).toEqual(new Set([DEFAULT_SCORING_MODEL.tag]));
       expect(new Set(after.items.map((item) => item.score_components.model))).toEqual(new Set(['keyword-news@1']));
       expect(after.items.map((item) => item.score_components.weight_freshness)).toEqual(after.items.map(() => 0.05));
