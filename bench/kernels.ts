@@ -13,7 +13,9 @@ import type { RawResult, ScoredResult } from '../schemas/messages.ts';
 import { dedupeItems, type DedupeCandidate } from '../services/collector/dedupe/dedupe-items.ts';
 import { detectLanguage } from '../domain/text/language.ts';
 import { builtinParsers, normalizeResponse } from '../services/scorer/normalize-response.ts';
-import { scoreResults } from '../services/scorer/score-results.ts';
+import { createResultsScorer } from '../services/scorer/score-results.ts';
+import { candidatesOf } from '../services/scorer/steps/normalize.ts';
+import { DEFAULT_SCORING_MODEL } from '../domain/scoring-model/default-model.ts';
 import { generateIntentQueries } from '../domain/intent/corpus/generate-queries.ts';
 import { classifyQuery } from '../domain/intent/classify-query.ts';
 import { scoreWithModel } from '../domain/screening/learned-model.ts';
@@ -216,6 +218,8 @@ function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
   const parsers = builtinParsers();
   const normalized = responses.map((message) => ({ message, results: normalizeResponse(message, parsers) }));
   const results = normalized.flatMap((entry) => entry.results);
+  const candidates = normalized.map(({ message, results: batch }) => ({ message, batch: candidatesOf(message, batch) }));
+  const scoreResults = createResultsScorer(DEFAULT_SCORING_MODEL);
   const perResult = (sample: RateSample) => 1_000_000 / sample.median;
   const timed = (work: () => void) => perResult(measureRate(work, { operations: results.length }));
   return {
@@ -227,7 +231,7 @@ function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
       for (const result of results) detectLanguage([result.title, result.snippet, result.content].join(' '));
     }),
     scoreResults: timed(() => {
-      for (const { message, results: batch } of normalized) scoreResults(message, batch);
+      for (const { message, batch } of candidates) scoreResults(message, batch);
     }),
     screening: timed(() => {
       for (const result of results) screenItem({ id: 'bench', title: result.title, content: result.content, summary: result.snippet, url: result.url, html: result.html });

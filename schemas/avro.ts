@@ -106,6 +106,7 @@ const scoreComponents = {
     { name: 'weight_agreement', type: 'double', default: 0 },
     { name: 'freshness_basis', type: 'string', default: 'published', doc: 'published | estimated (from the URL or text) | undated' },
     { name: 'freshness_date', ...nullableString, doc: 'The date freshness was measured from, published or estimated.' },
+    { name: 'model', ...nullableString, doc: 'The scoring model that scored the item, id@version; null when scored before models were versioned.' },
   ],
 };
 
@@ -332,6 +333,7 @@ export const ingestBatchAvro = {
       },
     },
     { name: 'digest_markdown', type: 'string', default: '' },
+    { name: 'scoring_model', ...nullableString, doc: 'The scoring model the run was ranked with, id@version; null when ranked before models were versioned.' },
   ],
 };
 

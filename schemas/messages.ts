@@ -132,6 +132,8 @@ export const scoreComponentsSchema = z.object({
   weight_agreement: unit,
   freshness_basis: z.enum(['published', 'estimated', 'undated']),
   freshness_date: nullableString,
+  /** The scoring model (id@version) whose weights, tiers and thresholds gave these numbers. */
+  model: nullableString,
 });
 export type ScoreComponents = z.infer<typeof scoreComponentsSchema>;
 
@@ -218,6 +220,8 @@ export const ingestBatchSchema = z.object({
     plan_json: z.string().nullable(),
   }),
   digest_markdown: z.string(),
+  /** The scoring model (id@version) the run was ranked with: named even when no item carries score components. */
+  scoring_model: nullableString,
 });
 export type IngestBatch = z.infer<typeof ingestBatchSchema>;
 

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { loadScoringModel } from '../../domain/scoring-model/load-scoring-model.ts';
 import { loadConfig } from '../../runtime/config.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildReplayRequest, type ReplayProgress, type ReplaySummary, replayTopic } from '../../services/replay/index.ts';
@@ -62,12 +64,14 @@ export function registerReplayCommand(program: Command): void {
     .requiredOption('--since <iso>', 'first broker timestamp to read (ISO 8601 with a time zone)')
     .requiredOption('--until <iso>', 'last broker timestamp to read, inclusive (ISO 8601 with a time zone)')
     .option('--replay-id <id>', 'folder name under replays/ (default: made from --since and --until)')
+    .option('--model <file>', 'a scoring model file (JSON: weights, authority tiers, freshness curves, thresholds) to replay with instead of the shipped one; see README "Scoring model"')
     .option('--promote', 'also write the newest good replayed run over the topic\'s latest-ingest.json and digest.md (failed or incomplete runs never replace them; exit 1 when none is good)')
-    .action(async (options: { tenant: string; topic: string; since: string; until: string; replayId?: string; promote?: boolean }) => {
+    .action(async (options: { tenant: string; topic: string; since: string; until: string; replayId?: string; promote?: boolean; model?: string }) => {
       const config = loadConfig();
       const dataRoot = path.resolve(config.SKRYA_DATA_ROOT);
       // Every check on the input runs before the broker is contacted or a file is written.
       const request = buildReplayRequest(options, dataRoot);
+      const model = options.model === undefined ? DEFAULT_SCORING_MODEL : loadScoringModel(options.model);
       const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
       const progress = createProgressReporter(process.stdout);
       let summary: ReplaySummary;
@@ -75,6 +79,7 @@ export function registerReplayCommand(program: Command): void {
         summary = await replayTopic(
           {
             dataRoot,
+            model,
             serde: pipeline.port.serde,
             logger: pipeline.logger.child({ command: 'replay' }),
             runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
@@ -87,7 +92,7 @@ export function registerReplayCommand(program: Command): void {
         progress.stop();
       }
       if (process.stdout.isTTY) process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
-      else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, not_promoted: summary.notPromoted, replay_id: summary.report.replay_id, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);
+      else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, not_promoted: summary.notPromoted, replay_id: summary.report.replay_id, model: summary.report.model, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);
       if (summary.notPromoted !== null) {
         // The replay is written; the promotion asked for did not happen: a failed operation.
         process.stderr.write(`skrya: not promoted: ${summary.notPromoted}\n`);

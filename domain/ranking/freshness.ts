@@ -80,18 +80,18 @@ export function parsePublishedAt(value: string | null | undefined): number | nul
 const DAY_MS_CURVE = 24 * 60 * 60 * 1000;
 
 /** The intent's curve at an age in days (negative ages count as 0). */
-export function curveFreshness(ageDays: number, intent: Intent): number {
-  const { midpointDays, steepness } = FRESHNESS_CURVES[intent];
+export function curveFreshness(ageDays: number, intent: Intent, curves: FreshnessModel['curves'] = FRESHNESS_CURVES): number {
+  const { midpointDays, steepness } = curves[intent];
   return 1 / (1 + (Math.max(0, ageDays) / midpointDays) ** steepness);
 }
 
 /** Freshness of a published date; an undated or unbelievable one gets the intent's undated value. */
-export function freshnessScore(publishedAt: string | null | undefined, windowEndMs: number, intent: Intent): number {
+export function freshnessScore(publishedAt: string | null | undefined, windowEndMs: number, intent: Intent, model: FreshnessModel = SHIPPED_FRESHNESS): number {
   const published = parsePublishedAt(publishedAt);
-  if (published === null) return UNDATED_FRESHNESS_BY_INTENT[intent];
+  if (published === null) return model.undated[intent];
   const ageMs = windowEndMs - published;
-  if (ageMs < -FUTURE_TOLERANCE_MS) return UNDATED_FRESHNESS_BY_INTENT[intent];
-  return curveFreshness(ageMs / DAY_MS_CURVE, intent);
+  if (ageMs < -FUTURE_TOLERANCE_MS) return model.undated[intent];
+  return curveFreshness(ageMs / DAY_MS_CURVE, intent, model.curves);
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -169,14 +169,14 @@ export interface Freshness {
 }
 
 /** Freshness with what it was measured from: the published date, else an estimate, else the intent's undated value. */
-export function freshnessOf(item: { published_at: string | null; url?: string | null; title?: string; snippet?: string | null; summary?: string | null; content?: string | null }, windowEndMs: number, intent: Intent): Freshness {
+export function freshnessOf(item: { published_at: string | null; url?: string | null; title?: string; snippet?: string | null; summary?: string | null; content?: string | null }, windowEndMs: number, intent: Intent, model: FreshnessModel = SHIPPED_FRESHNESS): Freshness {
   const published = parsePublishedAt(item.published_at);
   if (published !== null && windowEndMs - published >= -FUTURE_TOLERANCE_MS) {
-    return { score: curveFreshness((windowEndMs - published) / DAY_MS_CURVE, intent), basis: 'published', date: new Date(published).toISOString() };
+    return { score: curveFreshness((windowEndMs - published) / DAY_MS_CURVE, intent, model.curves), basis: 'published', date: new Date(published).toISOString() };
   }
   const estimated = estimatePublishedAt(item, windowEndMs);
-  if (estimated !== null) return { score: curveFreshness((windowEndMs - estimated) / DAY_MS_CURVE, intent), basis: 'estimated', date: new Date(estimated).toISOString() };
-  return { score: UNDATED_FRESHNESS_BY_INTENT[intent], basis: 'undated', date: null };
+  if (estimated !== null) return { score: curveFreshness((windowEndMs - estimated) / DAY_MS_CURVE, intent, model.curves), basis: 'estimated', date: new Date(estimated).toISOString() };
+  return { score: model.undated[intent], basis: 'undated', date: null };
 }
 
 /**
@@ -189,7 +189,29 @@ export function freshnessOf(item: { published_at: string | null; url?: string | 
 export const STALE_FRESHNESS = 0.3;
 export const STALE_AUTHORITY_FLOOR = 0.4;
 
-export function staleAuthority(authority: number, freshness: Freshness, intent: Intent): number {
-  if (!FRESHNESS_SENSITIVE.has(intent) || freshness.basis === 'undated' || freshness.score >= STALE_FRESHNESS) return authority;
-  return authority * Math.max(STALE_AUTHORITY_FLOOR, freshness.score / STALE_FRESHNESS);
+export function staleAuthority(authority: number, freshness: Freshness, intent: Intent, model: FreshnessModel = SHIPPED_FRESHNESS): number {
+  if (!model.staleIntents.includes(intent) || freshness.basis === 'undated' || freshness.score >= model.staleFreshness) return authority;
+  return authority * Math.max(model.staleAuthorityFloor, freshness.score / model.staleFreshness);
 }
+
+/**
+ * The freshness part of a scoring model (domain/scoring-model): the constants above are the
+ * shipped values; a replay may score with others.
+ */
+export interface FreshnessModel {
+  curves: Readonly<Record<Intent, FreshnessCurve>>;
+  /** Freshness of an item with no date and none that can be estimated. */
+  undated: Readonly<Record<Intent, number>>;
+  /** Intents whose answers go stale (staleAuthority). */
+  staleIntents: readonly Intent[];
+  staleFreshness: number;
+  staleAuthorityFloor: number;
+}
+
+export const SHIPPED_FRESHNESS: FreshnessModel = {
+  curves: FRESHNESS_CURVES,
+  undated: UNDATED_FRESHNESS_BY_INTENT,
+  staleIntents: [...FRESHNESS_SENSITIVE],
+  staleFreshness: STALE_FRESHNESS,
+  staleAuthorityFloor: STALE_AUTHORITY_FLOOR,
+};

@@ -54,9 +54,9 @@ export function reciprocalRankSum(places: readonly ListPlace[], k: number = RRF_
 }
 
 /** The rank component of each item: its rrf over the run's highest, RANK_NEUTRAL for unranked items. */
-export function rankComponents(sums: readonly number[]): number[] {
+export function rankComponents(sums: readonly number[], neutral: number = RANK_NEUTRAL): number[] {
   const highest = Math.max(0, ...sums);
-  return sums.map((sum) => (sum === 0 || highest === 0 ? RANK_NEUTRAL : sum / highest));
+  return sums.map((sum) => (sum === 0 || highest === 0 ? neutral : sum / highest));
 }
 
 /** One list alone: what the scorer can say before it sees the run (rank 1 → 1). */
@@ -64,8 +64,8 @@ export function singleListRank(rank: number, k: number = RRF_K): number {
   return (k + 1) / (k + rank);
 }
 
-export function agreementComponent(independentSources: number): number {
-  return Math.min(1, Math.max(0, independentSources - 1) / AGREEMENT_SATURATION);
+export function agreementComponent(independentSources: number, saturation: number = AGREEMENT_SATURATION): number {
+  return Math.min(1, Math.max(0, independentSources - 1) / saturation);
 }
 
 /**
@@ -92,12 +92,21 @@ export interface Fused {
   agreement: number;
 }
 
+/** The fusion part of a scoring model (domain/scoring-model): the constants above are the shipped values. */
+export interface FusionModel {
+  rrfK: number;
+  rankNeutral: number;
+  agreementSaturation: number;
+}
+
+export const SHIPPED_FUSION: FusionModel = { rrfK: RRF_K, rankNeutral: RANK_NEUTRAL, agreementSaturation: AGREEMENT_SATURATION };
+
 /** Fuses one run's documents (after copies are merged): rank is relative to the run's best. */
-export function fuseRun(inputs: readonly FusionInput[]): Fused[] {
-  const ranks = rankComponents(inputs.map((input) => reciprocalRankSum(input.places)));
+export function fuseRun(inputs: readonly FusionInput[], model: FusionModel = SHIPPED_FUSION): Fused[] {
+  const ranks = rankComponents(inputs.map((input) => reciprocalRankSum(input.places, model.rrfK)), model.rankNeutral);
   return inputs.map((input, index) => {
     const rank = Math.round(ranks[index]! * 1e6) / 1e6;
-    const agreement = Math.round(agreementComponent(input.independentSources) * 1e6) / 1e6;
+    const agreement = Math.round(agreementComponent(input.independentSources, model.agreementSaturation) * 1e6) / 1e6;
     const score = input.contentScore === null || input.weights === null ? null : fuseScore(input.contentScore, rank, agreement, input.weights, input.verdictFactor);
     return { score: score === null ? null : Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6, rank, agreement };
   });

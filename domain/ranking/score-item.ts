@@ -1,12 +1,11 @@
 import type { Intent } from '../../schemas/ingest.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import type { AuthorityIndex } from './authority.ts';
-import { DOMAIN_BOOST, INTENT_BOOST_DOMAINS, createBoostMatcher } from './domain-boost.ts';
+import { createBoostMatcher } from './domain-boost.ts';
 import { freshnessOf, parsePublishedAt, staleAuthority, type FreshnessBasis } from './freshness.ts';
-import { RANK_NEUTRAL, singleListRank } from './fusion.ts';
-import { INTENT_WEIGHTS, contentWeight, type ScoreWeights } from './intent-weights.ts';
+import { singleListRank } from './fusion.ts';
+import { contentWeight, type ScoreWeights } from './intent-weights.ts';
 import { keywordCoverage, prepareQueries } from './keyword-coverage.ts';
-import { SHIPPED_AUTHORITY } from './shipped-authority.ts';
+import { SHIPPED_RANKING, type RankingModel } from './ranking-model.ts';
 
 /**
  * The content score: (w_keyword·keyword + w_freshness·freshness + w_authority·authority) over the
@@ -90,27 +89,28 @@ export function keywordText(item: ScorableItem): string {
  * Prepares one request's scoring (query terms, boost rules, window end) once, and returns the
  * per-item scorer. Use this for bulk scoring; `scoreItem` is the one-off form.
  */
-export function createItemScorer(context: ScoringContext, authority: AuthorityIndex = SHIPPED_AUTHORITY): (item: ScorableItem) => ItemScore {
+export function createItemScorer(context: ScoringContext, model: RankingModel = SHIPPED_RANKING): (item: ScorableItem) => ItemScore {
   const { intent } = context;
   if (intent === null) return () => UNSCORED;
   const windowEndMs = parsePublishedAt(context.windowEnd);
   if (windowEndMs === null) {
     throw new SkryaError('INVALID_INPUT', `window end ${JSON.stringify(context.windowEnd)} is not an ISO 8601 date-time`);
   }
-  const weights = INTENT_WEIGHTS[intent];
+  const { authority, fusion } = model;
+  const weights = model.weights[intent];
   const queries = prepareQueries(context.subQueries);
-  const boost = createBoostMatcher([...INTENT_BOOST_DOMAINS[intent], ...(context.boostDomains ?? [])]);
+  const boost = createBoostMatcher([...model.boost.domains[intent], ...(context.boostDomains ?? [])]);
 
   return (item) => {
     const keyword = roundScore(keywordCoverage(queries, keywordText(item)));
-    const fresh = freshnessOf(item, windowEndMs, intent);
+    const fresh = freshnessOf(item, windowEndMs, intent, model.freshness);
     const freshness = roundScore(fresh.score);
     const host = hostOf(item.url);
     const tier = host === null ? authority.classifyHost('') : authority.classifyHost(host);
     const boosted = host !== null && boost.matches(host);
-    const authorityScore = roundScore(staleAuthority(Math.min(1, tier.score + (boosted ? DOMAIN_BOOST : 0)), fresh, intent));
+    const authorityScore = roundScore(staleAuthority(Math.min(1, tier.score + (boosted ? model.boost.amount : 0)), fresh, intent, model.freshness));
     const score = roundScore((weights.keyword * keyword + weights.freshness * freshness + weights.authority * authorityScore) / contentWeight(weights));
-    const rank = item.providerRank === undefined || item.providerRank === null ? RANK_NEUTRAL : roundScore(singleListRank(item.providerRank));
+    const rank = item.providerRank === undefined || item.providerRank === null ? fusion.rankNeutral : roundScore(singleListRank(item.providerRank, fusion.rrfK));
     return {
       score,
       components: {
@@ -130,6 +130,6 @@ export function createItemScorer(context: ScoringContext, authority: AuthorityIn
   };
 }
 
-export function scoreItem(item: ScorableItem, context: ScoringContext, authority: AuthorityIndex = SHIPPED_AUTHORITY): ItemScore {
-  return createItemScorer(context, authority)(item);
+export function scoreItem(item: ScorableItem, context: ScoringContext, model: RankingModel = SHIPPED_RANKING): ItemScore {
+  return createItemScorer(context, model)(item);
 }

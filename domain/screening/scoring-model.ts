@@ -17,10 +17,16 @@ export interface ScoringModel {
   combine: (ruleScore: number, modelRisk: number) => number;
 }
 
+/** The ways to combine the two risks, by the name a scoring model file uses (domain/scoring-model). */
+export const COMBINE_STRATEGIES = {
+  max: (ruleScore: number, modelRisk: number) => Math.max(ruleScore, modelRisk),
+} as const satisfies Record<string, ScoringModel['combine']>;
+export type CombineStrategy = keyof typeof COMBINE_STRATEGIES;
+
 export const SCORING_MODEL: ScoringModel = {
   thresholds: DEFAULT_THRESHOLDS,
   useModel: true,
-  combine: (ruleScore, modelRisk) => Math.max(ruleScore, modelRisk),
+  combine: COMBINE_STRATEGIES.max,
 };
 
 /** Rules only: the screener as it was before the learned model (for comparisons and rule tests). */

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ingestBatchSchema, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
 import { positionOf, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
 
 const PRODUCER = { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed', 'web_search'] } as const;
@@ -59,6 +61,26 @@ describe('assembleBatch', () => {
     expect(batch.stats.merged_duplicates).toBe(1);
     expect(batch.stats.counts).toMatchObject({ raw_items: 3, accepted: 3 });
     expect(ingestBatchSchema.safeParse(batch).success).toBe(true);
+  });
+
+  it('fuses with the scoring model it was given and names it in the batch', () => {
+    const weights = { weight_keyword: 0.3, weight_freshness: 0.2, weight_authority: 0.1, weight_rank: 0.3, weight_agreement: 0.1 };
+    const fixture = scoredItemFixture().components!;
+    const items = [
+      item('a1', { url: 'https://example.com/story', producer_name: 'brave_web_search', capability: 'web_search', score: 0.6, response_sequence: 1, position: 0, components: { ...fixture, ...weights } }),
+      item('a2', { url: 'https://example.com/story', producer_name: 'feed_reader', score: 0.5, response_sequence: 0, components: { ...fixture, ...weights } }),
+      item('b1', { score: 0.4, capability: 'web_search', response_sequence: 1, position: 1, components: { ...fixture, ...weights } }),
+    ];
+    const definition = structuredClone(DEFAULT_SCORING_MODEL.definition);
+    definition.id = 'steep-fusion';
+    definition.ranking.fusion = { rrfK: 0, rankNeutral: 0.5, agreementSaturation: 1 };
+    const shipped = assembleBatch(run(items));
+    const steep = assembleBatch(run(items), compileScoringModel(definition));
+    expect([shipped.scoring_model, steep.scoring_model]).toEqual([DEFAULT_SCORING_MODEL.tag, `steep-fusion@${definition.version}`]);
+    // Two sources saturate agreement at once; with k = 0 the second place of a list is worth half the first.
+    expect(steep.items.map((entry) => [entry.id, entry.components!.agreement, entry.components!.rank])).toEqual([['a1', 1, 1], ['b1', 0, 0.5]]);
+    expect(shipped.items.map((entry) => [entry.id, entry.components!.agreement])).toEqual([['a1', 0.333333], ['b1', 0]]);
+    expect(steep.items[0]!.score).toBeCloseTo(0.6 * 0.6 + 0.3 + 0.1, 5);
   });
 
   it('counts dropped items but does not keep them', () => {

@@ -4,7 +4,9 @@
  * scored items always give the same batch, whatever order they arrived in.
  */
 import { INGEST_VERSION, type IngestBatch, type Producer, type ProviderStatus, type RequestContext, type RunCounts, type ScoredItem } from '../../schemas/messages.ts';
-import { RANKED_CAPABILITIES, VERDICT_FACTORS, fuseRun } from '../../domain/ranking/fusion.ts';
+import { RANKED_CAPABILITIES, fuseRun } from '../../domain/ranking/fusion.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { agreementOf } from './dedupe/agreement.ts';
 import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
 import { renderRunDigest } from './run-digest.ts';
@@ -32,7 +34,8 @@ function countVerdicts(items: readonly ScoredItem[]): Pick<RunCounts, 'accepted'
   return counts;
 }
 
-export function assembleBatch(run: ClosedRun): IngestBatch {
+/** `model`'s verdict factors and fusion parameters fuse the run: the model the scorer scored it with. */
+export function assembleBatch(run: ClosedRun, model: ScoringModel = DEFAULT_SCORING_MODEL): IngestBatch {
   // A redelivered message repeats its place in the run (response and position): keep one of each.
   // Two feeds carrying the same story are two places, so they merge below and are counted as such.
   const unique = [...new Map(run.items.map((item) => [`${item.response_sequence}/${item.position}`, item])).values()].sort(providerOrder);
@@ -57,11 +60,11 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
     return {
       contentScore: item.score,
       weights,
-      verdictFactor: VERDICT_FACTORS[item.verdict],
+      verdictFactor: model.verdictFactors[item.verdict],
       places: copies.map((copy) => (RANKED_CAPABILITIES.has(copy.capability) ? { list: String(copy.response_sequence), rank: copy.position + 1 } : { list: null, rank: null })),
       independentSources: agreements[index]!.independentSources,
     };
-  }));
+  }), model.ranking.fusion);
   const merged = clusters.map((cluster, index) => {
     const agreement = agreements[index]!;
     const { item } = cluster.item;
@@ -106,6 +109,7 @@ export function assembleBatch(run: ClosedRun): IngestBatch {
       plan_json: run.marker?.planJson ?? null,
     },
     digest_markdown: '',
+    scoring_model: model.tag,
   };
   return { ...batch, digest_markdown: renderRunDigest(batch) };
 }

@@ -9,6 +9,8 @@ import type { Logger } from '../../runtime/logger.ts';
 import { emit, type Handler } from '../../runtime/handler.ts';
 import { windowedHandler } from '../../runtime/windows.ts';
 import type { Producer, RequestContext, ScoredItem, ScoredResult } from '../../schemas/messages.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
 
 interface OpenRun {
@@ -21,7 +23,9 @@ interface OpenRun {
   marker: Extract<ScoredResult, { kind: 'RUN_END' }>['run_end'] | null;
 }
 
-export function createCollector(options: { runTimeoutMs: number; logger: Logger; clock?: () => number }): Handler<'scored-results'> {
+/** `model` fuses each run (verdict factors, rank and agreement): the scorer's model, the shipped one by default. */
+export function createCollector(options: { runTimeoutMs: number; logger: Logger; clock?: () => number; model?: ScoringModel }): Handler<'scored-results'> {
+  const model = options.model ?? DEFAULT_SCORING_MODEL;
   return windowedHandler<'scored-results', OpenRun>({
     input: 'scored-results',
     quietTimeoutMs: options.runTimeoutMs,
@@ -51,7 +55,7 @@ export function createCollector(options: { runTimeoutMs: number; logger: Logger;
         marker: marker && { counts: marker.counts, finishedAt: marker.finished_at, providerStatus: marker.provider_status, degradationLogJson: marker.degradation_log_json, planJson: marker.plan_json },
         incompleteReason: timedOut ? `no run-end marker within ${Math.round(options.runTimeoutMs / 1000)} s of the last message` : null,
       };
-      const batch = assembleBatch(closedRun);
+      const batch = assembleBatch(closedRun, model);
       options.logger.info({ tenant: run.tenant, topicId: run.topicId, runId: run.runId, items: batch.items.length, complete: batch.stats.complete }, 'run closed');
       return [emit('ingest-normalized', topicKeyOf(batch), batch)];
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReplayReport, renderReportJson, renderReportMarkdown } from './replay-report.ts';
 import { diffRun } from './run-diff.ts';
 
-const SCOPE = { tenant: 'acme', topicId: 'news', replayId: 'new-model', since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z' };
+const SCOPE = { tenant: 'acme', topicId: 'news', replayId: 'new-model', since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z', model: 'fresh-news@1' };
 
 function item(name: string, overrides: Record<string, unknown> = {}) {
   return { id: `it-${name}`, title: `Title ${name}`, url: `https://example.com/${name}`, canonical_url: `https://example.com/${name}`, content: 'body', summary: null, verdict: 'accepted', score: 0.5, ...overrides };

@@ -15,12 +15,14 @@ export interface ReplayReport {
   replay_id: string;
   since: string;
   until: string;
+  /** The scoring model the runs were replayed with (id@version). */
+  model: string;
   inputs: { read: number; rejected: ReplayRejection[] };
   totals: { runs: number; incomplete: number; new: number; changed: number; removed: number; rescored: number; unchanged: number };
   runs: RunDiff[];
 }
 
-export function buildReplayReport(scope: { tenant: string; topicId: string; replayId: string; since: string; until: string }, read: number, rejected: ReplayRejection[], runs: RunDiff[]): ReplayReport {
+export function buildReplayReport(scope: { tenant: string; topicId: string; replayId: string; since: string; until: string; model: string }, read: number, rejected: ReplayRejection[], runs: RunDiff[]): ReplayReport {
   const sum = (field: 'new' | 'changed' | 'removed' | 'rescored' | 'unchanged') => runs.reduce((total, run) => total + run.counts[field], 0);
   return {
     interface_version: REPLAY_DIFF_VERSION,
@@ -29,6 +31,7 @@ export function buildReplayReport(scope: { tenant: string; topicId: string; repl
     replay_id: scope.replayId,
     since: scope.since,
     until: scope.until,
+    model: scope.model,
     inputs: { read, rejected },
     totals: {
       runs: runs.length,
@@ -72,6 +75,7 @@ export function renderReportMarkdown(report: ReplayReport): string {
     `# Replay ${report.replay_id}: ${report.tenant}/${report.topic_id}`,
     '',
     `Raw results from ${report.since} to ${report.until}: ${report.inputs.read} read, ${report.inputs.rejected.length} rejected.`,
+    `Scored with model ${report.model}.`,
     `${totals.runs} run(s), ${totals.incomplete} incomplete; ${totals.new} new, ${totals.changed} changed, ${totals.removed} removed, ${totals.rescored} rescored, ${totals.unchanged} unchanged.`,
     '',
   ];

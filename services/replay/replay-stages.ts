@@ -13,6 +13,8 @@ import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/han
 import type { Serde } from '../../runtime/serde.ts';
 import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
 import type { TopicName } from '../../topics/topics.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
@@ -47,6 +49,8 @@ export interface ReplayStagesOptions {
   runTimeoutMs: number;
   /** The folder the sink writes into (normalized/, latest-ingest.json, digest.md). */
   targetDir: string;
+  /** The scorer scores and the collector fuses with it; the shipped model by default. */
+  model?: ScoringModel;
 }
 
 /**
@@ -76,8 +80,9 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   // The collector's clock stands still during the replay (nothing times out by wall time) and
   // jumps forward at the end, so every run still open closes then.
   let clockMs = 0;
-  const scorer = createScorer();
-  const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs });
+  const model = options.model ?? DEFAULT_SCORING_MODEL;
+  const scorer = createScorer({ model });
+  const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir });
 
   const runs: ReplayedRun[] = [];

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
 import type { StoredRecord } from '../../runtime/topic-readers.ts';
 import { createLogger } from '../../runtime/logger.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import type { ReplayRequest } from './replay-request.ts';
@@ -41,7 +42,7 @@ function reader(values: RawResult[], seen: Array<{ sinceMs: number; untilMs: num
 }
 
 function replay(values: RawResult[], overrides: Partial<ReplayRequest> = {}, serde: Serde = jsonSerde(), progress: ReplayProgress[] = []) {
-  return replayTopic({ dataRoot: root, serde, logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, readRawResults: reader(values) }, request(overrides), (event) => progress.push(event));
+  return replayTopic({ dataRoot: root, model: DEFAULT_SCORING_MODEL, serde, logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, readRawResults: reader(values) }, request(overrides), (event) => progress.push(event));
 }
 
 const target = (id = 'test-replay') => replayDir(root, 'acme', 'kafka-news', id);
@@ -52,7 +53,7 @@ describe('replayTopic', () => {
     const ranges: Array<{ sinceMs: number; untilMs: number }> = [];
     const progress: ReplayProgress[] = [];
     const summary = await replayTopic(
-      { dataRoot: root, serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, readRawResults: reader([...RUN_A, ...OTHER_TOPIC], ranges) },
+      { dataRoot: root, model: DEFAULT_SCORING_MODEL, serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, readRawResults: reader([...RUN_A, ...OTHER_TOPIC], ranges) },
       request(),
       (event) => progress.push(event),
     );

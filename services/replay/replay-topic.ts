@@ -14,6 +14,7 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { DIGEST_FILE, MEMORY_FILE, writeFileAtomic } from '../sink/index.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
@@ -39,6 +40,8 @@ export type ReadRawResults = (
 
 export interface ReplayDeps {
   dataRoot: string;
+  /** What the runs are scored and ranked with: the shipped model unless `skrya replay --model FILE`. */
+  model: ScoringModel;
   serde: Serde;
   logger: Logger;
   runTimeoutMs: number;
@@ -134,7 +137,7 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     if (staging.current) return staging.current;
     const dir = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
     fs.mkdirSync(dir, { recursive: true });
-    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir }) };
+    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir, model: deps.model }) };
     return staging.current;
   };
   let read = 0;
@@ -162,7 +165,7 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
       readOriginal(resolveInside(originals, run.file)),
       JSON.parse(fs.readFileSync(resolveInside(dir, run.file), 'utf8')) as unknown,
     ));
-    const report = buildReplayReport({ ...request }, read, result.rejected, diffs);
+    const report = buildReplayReport({ ...request, model: deps.model.tag }, read, result.rejected, diffs);
     writeFileAtomic(resolveInside(dir, DIFF_JSON_FILE), renderReportJson(report));
     writeFileAtomic(resolveInside(dir, DIFF_MARKDOWN_FILE), renderReportMarkdown(report));
     swapIn(dir, target);

@@ -7,21 +7,26 @@
 import { runKey as runKeyOf, scoredRunEnd, topicKeyOf } from '../../domain/run/run.ts';
 import { deadLetter, emit, type Handler, type Outcome } from '../../runtime/handler.ts';
 import type { RawResult, RunCounts } from '../../schemas/messages.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers, type ResponseParser } from './normalize-response.ts';
 import type { ScorePool } from './score-pool.ts';
-import { scoreResponse, type ScoredResponse } from './score-response.ts';
+import { createResponseScorer, type ScoredResponse } from './score-response.ts';
 
 const emptyCounts = (): RunCounts => ({ raw_responses: 0, raw_items: 0, accepted: 0, downweighted: 0, quarantined: 0, dropped: 0, normalize_failures: 0 });
 
 const COUNTER: Record<string, keyof RunCounts> = { ACCEPTED: 'accepted', DOWNWEIGHTED: 'downweighted', QUARANTINED: 'quarantined', DROPPED: 'dropped' };
 
 /**
- * With a pool, responses are scored in its worker threads (handle returns a promise); without
- * one, on the event loop (handle returns the outcomes directly, as replays and tests use it).
+ * With a pool, responses are scored in its worker threads with the pool's model (handle returns a
+ * promise); without one, on the event loop with `model` (handle returns the outcomes directly, as
+ * replays and tests use it). The model defaults to the shipped one.
  */
-export function createScorer(options: { parsers?: ReadonlyMap<string, ResponseParser>; pool?: ScorePool } = {}): Handler<'raw-results'> {
-  const parsers = options.parsers ?? builtinParsers();
+export function createScorer(options: { parsers?: ReadonlyMap<string, ResponseParser>; pool?: ScorePool; model?: ScoringModel } = {}): Handler<'raw-results'> {
   const { pool } = options;
+  const model = options.model ?? pool?.model ?? DEFAULT_SCORING_MODEL;
+  if (pool && pool.model.tag !== model.tag) throw new Error(`the scoring pool scores with ${pool.model.tag}, the scorer was asked for ${model.tag}`);
+  const scoreResponse = createResponseScorer({ parsers: options.parsers ?? builtinParsers(), model });
   // Per-run counts for the marker. In memory: after a rebalance mid-run they restart, and the
   // collector counts the items it receives itself, so only normalize_failures can be short.
   const tallies = new Map<string, { counts: RunCounts; itemMessages: number }>();
@@ -60,7 +65,7 @@ export function createScorer(options: { parsers?: ReadonlyMap<string, ResponsePa
       const key = topicKeyOf(value);
       const runKey = runKeyOf(value);
       if (value.kind === 'RUN_END') return runEnd(value, key, runKey);
-      if (!pool) return scored(value, key, runKey, scoreResponse(value, parsers));
+      if (!pool) return scored(value, key, runKey, scoreResponse(value));
       return pool.score(value).then((response) => scored(value, key, runKey, response));
     },
   };

@@ -5,7 +5,9 @@ import type { RawResult } from '../../schemas/messages.ts';
 import { rawResponseFixture } from '../../test/fixtures/messages.ts';
 import { builtinParsers } from './normalize-response.ts';
 import { createScorePool } from './score-pool.ts';
-import { scoreResponse, type ResponseMessage } from './score-response.ts';
+import { createResponseScorer, type ResponseMessage } from './score-response.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 
 const FEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../examples/ai-browser/feeds/tech-news.rss.xml'), 'utf8');
 
@@ -21,11 +23,29 @@ describe('createScorePool (worker threads)', () => {
   it('scores responses side by side and gives exactly what scoring on the event loop gives', async () => {
     const messages = Array.from({ length: 6 }, (_unused, sequence) => feedResponse(sequence));
     const inWorkers = await Promise.all(messages.map((message) => pool.score(message)));
-    const parsers = builtinParsers();
-    const onTheLoop = messages.map((message) => scoreResponse(message, parsers));
+    const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: DEFAULT_SCORING_MODEL });
+    const onTheLoop = messages.map((message) => scoreResponse(message));
     expect(inWorkers).toEqual(onTheLoop);
     expect(inWorkers[0]).toMatchObject({ kind: 'scored' });
     expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('scores with the model it was given, in every worker', async () => {
+    const definition = structuredClone(DEFAULT_SCORING_MODEL.definition);
+    definition.id = 'authority-status';
+    definition.ranking.weights.status = { keyword: 0.05, freshness: 0.05, authority: 0.8, rank: 0.05, agreement: 0.05 };
+    const model = compileScoringModel(definition);
+    const modelPool = createScorePool(1, model);
+    try {
+      const message = feedResponse(0);
+      const inWorker = await modelPool.score(message);
+      expect(inWorker).toEqual(createResponseScorer({ parsers: builtinParsers(), model })(message));
+      const items = (inWorker as { items: Array<{ components: { model: string; weight_authority: number } | null }> }).items.filter((item) => item.components !== null);
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expect(item.components).toMatchObject({ model: model.tag, weight_authority: 0.8 });
+    } finally {
+      await modelPool.close();
+    }
   });
 
   it('reports a response that cannot be normalized as such, with its code', async () => {

@@ -6,6 +6,8 @@
  * partition the order stays the input order (the runner awaits each message).
  */
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
 import type { ResponseMessage, ScoredResponse } from './score-response.ts';
 
 export interface ScoreTask {
@@ -13,10 +15,17 @@ export interface ScoreTask {
   message: ResponseMessage;
 }
 
+/** What a worker starts with: the model as plain data (functions do not cross threads), compiled there once. */
+export interface ScoreWorkerData {
+  model: ScoringModelDefinition;
+}
+
 export type ScoreReply = { id: number; result: ScoredResponse } | { id: number; error: { message: string; stack: string } };
 
 export interface ScorePool {
   readonly size: number;
+  /** The scoring model every worker scores with. */
+  readonly model: ScoringModel;
   score(message: ResponseMessage): Promise<ScoredResponse>;
   /** Stops the workers; a response still being scored fails (its input is not committed). */
   close(): Promise<void>;
@@ -35,13 +44,13 @@ interface PooledWorker {
 
 const WORKER_ENTRY = new URL('./score-worker.ts', import.meta.url);
 
-export function createScorePool(size: number): ScorePool {
+export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCORING_MODEL): ScorePool {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
   let nextId = 0;
   let closed = false;
 
   const workers: PooledWorker[] = Array.from({ length: size }, () => {
-    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY), pending: new Map(), alive: true };
+    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY, { workerData: { model: model.definition } satisfies ScoreWorkerData }), pending: new Map(), alive: true };
     const failAll = (error: Error) => {
       pooled.alive = false;
       for (const task of pooled.pending.values()) task.reject(error);
@@ -61,6 +70,7 @@ export function createScorePool(size: number): ScorePool {
 
   return {
     size,
+    model,
     score(message) {
       const live = workers.filter((entry) => entry.alive);
       if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));

@@ -1,25 +1,27 @@
 /**
- * One provider response → its scored items, or the reason it cannot be normalized. Pure and
- * self-contained, so it runs the same on the event loop and in a scoring worker thread.
+ * One provider response → its scored items, or the reason it cannot be normalized: the normalize
+ * step, then the item steps (score-results.ts). Self-contained, so it runs the same on the event
+ * loop and in a scoring worker thread.
  */
-import { isSkryaError, type ErrorCode } from '../../runtime/errors.ts';
-import type { RawResult, ScoredItem } from '../../schemas/messages.ts';
-import { normalizeResponse, type ResponseParser } from './normalize-response.ts';
-import { scoreResults } from './score-results.ts';
+import type { ErrorCode } from '../../runtime/errors.ts';
+import type { ScoredItem } from '../../schemas/messages.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
+import type { ResponseParser } from './normalize-response.ts';
+import { createResultsScorer } from './score-results.ts';
+import { createNormalizeStep, type ResponseMessage } from './steps/normalize.ts';
 
-export type ResponseMessage = Extract<RawResult, { kind: 'RESPONSE' }>;
+export type { ResponseMessage } from './steps/normalize.ts';
 
 export type ScoredResponse =
   | { kind: 'scored'; items: ScoredItem[] }
   | { kind: 'normalize-failed'; code: ErrorCode; message: string };
 
-export function scoreResponse(message: ResponseMessage, parsers: ReadonlyMap<string, ResponseParser>): ScoredResponse {
-  let results;
-  try {
-    results = normalizeResponse(message, parsers);
-  } catch (error) {
-    if (!isSkryaError(error) || error.retriable) throw error;
-    return { kind: 'normalize-failed', code: error.code, message: error.message };
-  }
-  return { kind: 'scored', items: scoreResults(message, results) };
+export function createResponseScorer(options: { parsers: ReadonlyMap<string, ResponseParser>; model: ScoringModel }): (message: ResponseMessage) => ScoredResponse {
+  const normalize = createNormalizeStep(options.parsers);
+  const scoreResults = createResultsScorer(options.model);
+  return (message) => {
+    const normalized = normalize(message);
+    if (normalized.kind === 'normalize-failed') return normalized;
+    return { kind: 'scored', items: scoreResults(message, normalized.candidates) };
+  };
 }

@@ -5,10 +5,17 @@ import { providerResultSchema, type ProviderResult } from '../../schemas/ingest.
 import { scoredItemSchema, type RawResult, type RequestContext } from '../../schemas/messages.ts';
 import { rawResponseFixture, requestContextFixture } from '../../test/fixtures/messages.ts';
 import { builtinParsers, normalizeResponse } from './normalize-response.ts';
+import { DOWNWEIGHT_FACTOR } from '../../domain/ranking/fusion.ts';
 import { roundScore, scoreItem } from '../../domain/ranking/score-item.ts';
-import { DOWNWEIGHT_FACTOR, contentHash, itemId, scoreResults } from './score-results.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { contentHash, itemId } from './item-identity.ts';
+import { createResultsScorer } from './score-results.ts';
+import { candidatesOf } from './steps/normalize.ts';
 
 type Response = Extract<RawResult, { kind: 'RESPONSE' }>;
+
+const scoreCandidates = createResultsScorer(DEFAULT_SCORING_MODEL);
+const scoreResults = (response: Response, results: readonly ProviderResult[]) => scoreCandidates(response, candidatesOf(response, results));
 
 const PRODUCER = 'feed_reader';
 

@@ -1,20 +1,21 @@
 /**
  * A scoring worker thread: receives provider responses from the scorer's pool and answers with
- * scoreResponse's result. An unexpected error is sent back with its message and stack, so the
+ * the response scorer's result, scored with the pool's model. An unexpected error is sent back with its message and stack, so the
  * scorer fails loudly on it as it would on the event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers } from './normalize-response.ts';
-import { scoreResponse, type ResponseMessage } from './score-response.ts';
-import type { ScoreReply, ScoreTask } from './score-pool.ts';
+import { createResponseScorer, type ResponseMessage } from './score-response.ts';
+import type { ScoreReply, ScoreTask, ScoreWorkerData } from './score-pool.ts';
 
-const parsers = builtinParsers();
+const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: compileScoringModel((workerData as ScoreWorkerData).model) });
 const port = parentPort!;
 
 port.on('message', (task: ScoreTask) => {
   let reply: ScoreReply;
   try {
-    reply = { id: task.id, result: scoreResponse(task.message as ResponseMessage, parsers) };
+    reply = { id: task.id, result: scoreResponse(task.message as ResponseMessage) };
   } catch (error) {
     reply = { id: task.id, error: { message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? (error.stack ?? '') : '' } };
   }

@@ -251,6 +251,7 @@ describe('ingestDocument', () => {
       run_requested_at: batch.request.requested_at,
       time_window: { since: batch.request.window_since, until: batch.request.window_until },
       stats: { accepted: 1, kept: 1, complete: true, degradation_log: [] },
+      scoring_model: batch.scoring_model,
     });
     expect(document.items[0]).toMatchObject({ id: batch.items[0]!.id, verdict: 'accepted', producer: 'rss_feed', injection: { score: 0, evidence: [] } });
   });

@@ -77,6 +77,7 @@ export function ingestDocument(batch: IngestBatch, changes: RunChanges | null, o
     time_window: { since: batch.request.window_since, until: batch.request.window_until },
     intent: batch.request.intent,
     queries: batch.request.queries,
+    scoring_model: batch.scoring_model,
     items: batch.items.map(documentItem),
     changes,
     stats: {

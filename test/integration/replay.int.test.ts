@@ -6,6 +6,7 @@
  * promoted. The CLI prints JSON-line progress off a terminal and refuses bad input with exit 2.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
@@ -17,6 +18,9 @@ import { buildReplayRequest, type ReplayRequestInput } from '../../services/repl
 import type { ReplayReport } from '../../services/replay/replay-report.ts';
 import { replayTopic, type ReplayProgress, type ReplaySummary } from '../../services/replay/replay-topic.ts';
 import { physicalTopic } from '../../topics/topics.ts';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import { loadScoringModel } from '../../domain/scoring-model/load-scoring-model.ts';
+import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { requestContextFixture } from '../fixtures/messages.ts';
 import { createHarness, listFiles, readLatestIfRun, runCli, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
@@ -72,15 +76,29 @@ const SCHEDULE: Array<{ second: number; key: string; value: RawResult }> = [
   { second: 20, key: KEY, value: runEnd(TOPIC, 'run-b', REQUEST_B, 1) },
 ];
 
+/**
+ * Another scoring model, as an analyst would write one: the shipped model with news ranked on
+ * keywords and authority instead of freshness. And one with a weight no model may have.
+ */
+const MODELS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-replay-models-'));
+const KEYWORD_NEWS_MODEL = path.join(MODELS_DIR, 'keyword-news.json');
+const BAD_MODEL = path.join(MODELS_DIR, 'bad.json');
+fs.writeFileSync(KEYWORD_NEWS_MODEL, JSON.stringify({
+  base: DEFAULT_SCORING_MODEL.tag, id: 'keyword-news', version: '1',
+  ranking: { weights: { news: { keyword: 0.6, freshness: 0.05, authority: 0.25, rank: 0.05, agreement: 0.05 } } },
+}));
+fs.writeFileSync(BAD_MODEL, JSON.stringify({ base: DEFAULT_SCORING_MODEL.tag, id: 'bad', version: '1', ranking: { weights: { news: { keyword: 0.6, freshness: 1.2, authority: 0.25, rank: 0.05, agreement: 0.05 } } } }));
+
 let harness: Harness;
 let base: number;
 const at = (second: number) => new Date(base + second * 1000).toISOString();
 
-async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progress: ReplayProgress[] = []): Promise<ReplaySummary> {
+async function replay(input: Omit<ReplayRequestInput, 'tenant' | 'topic'>, progress: ReplayProgress[] = [], model: ScoringModel = DEFAULT_SCORING_MODEL): Promise<ReplaySummary> {
   const { pipeline } = harness;
   const request = buildReplayRequest({ tenant: TENANT, topic: TOPIC, ...input }, harness.dataRoot);
   return replayTopic({
     dataRoot: harness.dataRoot,
+    model,
     serde: pipeline.port.serde,
     logger: createLogger({ level: 'warn', name: 'replay-test' }),
     runTimeoutMs: 20_000,
@@ -113,6 +131,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await harness?.close();
+  fs.rmSync(MODELS_DIR, { recursive: true, force: true });
 });
 
 describe('skrya replay', () => {
@@ -224,6 +243,39 @@ describe('skrya replay', () => {
     expect((JSON.parse(promoted) as { run_id: string }).run_id).toBe('run-a');
     expect(fs.readFileSync(path.join(ingestDir(harness.dataRoot, TENANT, TOPIC), 'digest.md'), 'utf8')).toBe(fs.readFileSync(path.join(summary.dir, 'digest.md'), 'utf8'));
   });
+
+  it('replays the same raw results under two scoring models into different files, each byte-identical when replayed again', async () => {
+    const keywordNews = loadScoringModel(KEYWORD_NEWS_MODEL);
+    const range = { since: at(0), until: at(20) };
+    const replayTwice = async (replayId: string, model: ScoringModel) => {
+      const first = await replay({ ...range, replayId }, [], model);
+      const files = filesOf(first.dir);
+      const second = await replay({ ...range, replayId }, [], model);
+      expect(filesOf(second.dir), `${replayId} replayed again`).toEqual(files);
+      expect(second.report.model).toBe(model.tag);
+      return files;
+    };
+    const shipped = await replayTwice('model-shipped', DEFAULT_SCORING_MODEL);
+    const other = await replayTwice('model-keyword-news', keywordNews);
+
+    type Doc = { scoring_model: string; items: Array<{ id: string; score: number; score_components: { model: string; weight_freshness: number } }> };
+    const runFiles = Object.keys(shipped).filter((file) => file.startsWith('normalized/'));
+    expect(runFiles).toHaveLength(2);
+    expect(Object.keys(other).filter((file) => file.startsWith('normalized/'))).toEqual(runFiles);
+    for (const file of runFiles) {
+      expect(other[file], file).not.toBe(shipped[file]);
+      const [before, after] = [JSON.parse(shipped[file]!) as Doc, JSON.parse(other[file]!) as Doc];
+      // The same evidence, scored and named by each model.
+      expect(after.items.map((item) => item.id).sort()).toEqual(before.items.map((item) => item.id).sort());
+      expect([before.scoring_model, after.scoring_model]).toEqual([DEFAULT_SCORING_MODEL.tag, 'keyword-news@1']);
+      expect(new Set(before.items.map((item) => item.score_components.model))).toEqual(new Set([DEFAULT_SCORING_MODEL.tag]));
+      expect(new Set(after.items.map((item) => item.score_components.model))).toEqual(new Set(['keyword-news@1']));
+      expect(after.items.map((item) => item.score_components.weight_freshness)).toEqual(after.items.map(() => 0.05));
+      const scoreOf = (doc: Doc) => Object.fromEntries(doc.items.map((item) => [item.id, item.score]));
+      expect(scoreOf(after)).not.toEqual(scoreOf(before));
+    }
+    expect((JSON.parse(other['diff.json']!) as ReplayReport).model).toBe('keyword-news@1');
+  });
 });
 
 describe('the skrya replay command', () => {
@@ -237,12 +289,21 @@ describe('the skrya replay command', () => {
     expect(fs.existsSync(path.join(replayDir(harness.dataRoot, TENANT, TOPIC, 'from-cli'), 'diff.json'))).toBe(true);
   });
 
+  it('replays with the scoring model of --model FILE', async () => {
+    const result = await runCli(harness, ['replay', '--tenant', TENANT, '--topic', TOPIC, '--since', at(0), '--until', at(20), '--replay-id', 'cli-model', '--model', KEYWORD_NEWS_MODEL]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toMatchObject({ phase: 'done', replay_id: 'cli-model', model: 'keyword-news@1' });
+  });
+
   // Each case spawns the CLI (tsx start-up dominates), so they run side by side.
   it.concurrent.each([
     { name: 'an unknown topic', args: ['--topic', 'no-such-topic', '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z'], text: 'unknown topic' },
     { name: 'since after until', args: ['--topic', TOPIC, '--since', '2026-11-30T02:00:00Z', '--until', '2026-11-30T01:00:00Z'], text: 'is not before' },
     { name: 'an invalid replay id', args: ['--topic', TOPIC, '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z', '--replay-id', '../escape'], text: 'replay id' },
     { name: 'a range with no raw results', args: ['--topic', TOPIC, '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-01T01:00:00Z', '--replay-id', 'empty-range'], text: 'no raw results' },
+    { name: 'a scoring model with a weight above 1', args: ['--topic', TOPIC, '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z', '--model', BAD_MODEL], text: 'ranking.weights.news.freshness' },
+    { name: 'a scoring model file that does not exist', args: ['--topic', TOPIC, '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z', '--model', path.join(MODELS_DIR, 'missing.json')], text: 'cannot be read' },
   ])('refuses $name with exit 2 and writes nothing', async ({ args, text }) => {
     const replays = path.join(path.dirname(ingestDir(harness.dataRoot, TENANT, TOPIC)), 'replays');
     const before = listFiles(replays);

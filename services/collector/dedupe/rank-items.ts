@@ -1,6 +1,6 @@
-import type { AuthorityIndex } from '../../../domain/ranking/authority.ts';
 import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { fuseRun } from '../../../domain/ranking/fusion.ts';
+import { SHIPPED_RANKING, type RankingModel } from '../../../domain/ranking/ranking-model.ts';
 import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
 import { dedupeItems, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
@@ -41,7 +41,8 @@ export interface RankedItem<T extends RankableItem> {
 }
 
 export interface RankOptions {
-  authority?: AuthorityIndex;
+  /** Weights, tiers, curves and fusion parameters (a scoring model's ranking part); the shipped ones by default. */
+  ranking?: RankingModel;
   dedupe?: DedupeOptions;
 }
 
@@ -50,7 +51,8 @@ function nearDuplicateText(item: ScorableItem): string {
 }
 
 export function rankItems<T extends RankableItem>(items: readonly T[], context: ScoringContext, options: RankOptions = {}): RankedItem<T>[] {
-  const scoreOf = createItemScorer(context, options.authority);
+  const ranking = options.ranking ?? SHIPPED_RANKING;
+  const scoreOf = createItemScorer(context, ranking);
   const scored = items.map((item) => {
     const { score, components } = scoreOf(item);
     return {
@@ -74,7 +76,7 @@ export function rankItems<T extends RankableItem>(items: readonly T[], context: 
     verdictFactor: 1,
     places: [cluster.item.original, ...cluster.merged.map((merged) => byId.get(merged.id)!)].map((copy) => ({ list: copy.resultList ?? null, rank: copy.providerRank ?? null })),
     independentSources: agreements[index]!.independentSources,
-  })));
+  })), ranking.fusion);
   const ranked = clusters.map((cluster, index) => {
     const agreement = agreements[index]!;
     const { score: base, components } = cluster.item;
