@@ -14,7 +14,7 @@ const NON_ASCII_WORD_CHARACTER = /(?!\p{ASCII})[\p{L}\p{N}\p{M}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 // ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text here is ASCII).
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^\p{ASCII}*$/u;
 
 export function foldText(text: string): string {
   return (ASCII_ONLY.test(text) ? text : text.normalize('NFKC')).toLowerCase();
