@@ -2,6 +2,7 @@
 import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
 import type { LatencyFigures } from './latency.ts';
 import type { MachineInfo } from './measure.ts';
+import type { CliStartFigures, ProcessFigures, RankFigures } from './processes.ts';
 import type { ReplayFigures } from './replay.ts';
 import type { PipelineFigures, StageFigures } from './stages.ts';
 
@@ -11,6 +12,8 @@ export interface BenchResults {
   machine: MachineInfo;
   loadAverageAtEnd: number[];
   options: Record<string, unknown>;
+  cli?: CliStartFigures;
+  rank?: RankFigures;
   kernels?: KernelFigures;
   scorer?: StageFigures;
   collector?: StageFigures;
@@ -24,6 +27,9 @@ export interface BenchResults {
 export const SCORER_RATIO_AIM = 0.6;
 export const LATENCY_AIM_ITEMS_PER_SECOND = 1_000;
 export const SCREEN_AIM_ITEMS_PER_SECOND = 5_000;
+export const HELP_AIM = { wallMs: 200, peakRssMb: 80 } as const;
+export const CLASSIFY_AIM_WALL_MS = 300;
+export const RANK_AIM = { wallMs: 3_000, peakRssMb: 400 } as const;
 
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
@@ -67,9 +73,43 @@ function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined
   return rows;
 }
 
+const seconds = (ms: number) => `${formatNumber(ms / 1000)} s`;
+
+function processFigure(figures: ProcessFigures): string {
+  return `median ${seconds(figures.medianWallMs)} wall, ${seconds(figures.medianCpuMs)} CPU, ${formatNumber(figures.medianPeakRssMb)} MB peak RSS (${figures.runs.length} runs: ${figures.runs.map((entry) => formatNumber(entry.wallMs / 1000)).join(' / ')} s)`;
+}
+
+function cliRows(cli: CliStartFigures): Row[] {
+  const ratio = (figures: ProcessFigures) => formatNumber(figures.medianWallMs / cli.bareNode.medianWallMs);
+  const { help, classify } = cli;
+  return [
+    ['CLI start: bare `node -e 0` (the floor)', processFigure(cli.bareNode), '', ''],
+    ['CLI start: `skrya --help`', `${processFigure(help)}; ${ratio(help)}× bare node`, `≤ ${seconds(HELP_AIM.wallMs)}, ≤ ${HELP_AIM.peakRssMb} MB`, met(help.medianWallMs <= HELP_AIM.wallMs && help.medianPeakRssMb <= HELP_AIM.peakRssMb) + startMissedBy(help, HELP_AIM.wallMs, cli.bareNode)],
+    [`CLI start: \`${classify.command}\``, `${processFigure(classify)}; ${ratio(classify)}× bare node`, `≤ ${seconds(CLASSIFY_AIM_WALL_MS)}`, met(classify.medianWallMs <= CLASSIFY_AIM_WALL_MS) + startMissedBy(classify, CLASSIFY_AIM_WALL_MS, cli.bareNode)],
+  ];
+}
+
+/** By how much a start-up missed its aim, and what of that the machine itself costs (a bare node's start in the same run). */
+function startMissedBy(figures: ProcessFigures, aimMs: number, bareNode: ProcessFigures): string {
+  if (figures.medianWallMs <= aimMs) return '';
+  return ` by ${seconds(figures.medianWallMs - aimMs)}; a bare node start took ${seconds(bareNode.medianWallMs)} of wall here, so skrya's own share is ${seconds(figures.medianWallMs - bareNode.medianWallMs)}`;
+}
+
+function rankRows(rank: RankFigures): Row[] {
+  const { skrya, python } = rank;
+  const input = `${formatNumber(rank.lines)} generated results (${formatNumber(rank.inputMb)} MB, ${Math.round(rank.duplicateShare * 100)} % URL-variant copies, ${formatNumber(rank.trueDocuments)} true documents)`;
+  return [
+    [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, met(skrya.medianWallMs <= RANK_AIM.wallMs && skrya.medianPeakRssMb <= RANK_AIM.peakRssMb && skrya.documents === rank.trueDocuments)],
+    [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
+    ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time, ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither)`, '< 1× wall', met(skrya.medianWallMs < python.medianWallMs)],
+  ];
+}
+
 export function renderTable(results: BenchResults): string {
   const rows: Row[] = [];
-  const { kernels, scorer, collector, pipeline, latency, replay } = results;
+  const { cli, rank, kernels, scorer, collector, pipeline, latency, replay } = results;
+  if (cli) rows.push(...cliRows(cli));
+  if (rank) rows.push(...rankRows(rank));
   if (scorer) rows.push(...stageRows('scorer', 'raw-results messages, 10 results each', scorer));
   if (collector) rows.push(...stageRows('collector', 'scored-results messages', collector));
   if (pipeline) {
