@@ -49,9 +49,9 @@ function summarize(label: string, runs: ProcessRun[]): ProcessFigures {
   };
 }
 
-/** Each command `repetitions` times, interleaved, after one untimed run of each (fills the compile cache). */
-async function measureInterleaved(commands: ReadonlyArray<{ label: string; argv: string[]; stdoutFile?: string }>, repetitions: number): Promise<ProcessFigures[]> {
-  for (const command of commands) await measureOnce(command.argv, command.stdoutFile ?? '-');
+/** Each command `repetitions` times, interleaved; with warmUp, after one untimed run of each (fills the compile cache). */
+async function measureInterleaved(commands: ReadonlyArray<{ label: string; argv: string[]; stdoutFile?: string }>, repetitions: number, warmUp: boolean): Promise<ProcessFigures[]> {
+  if (warmUp) for (const command of commands) await measureOnce(command.argv, command.stdoutFile ?? '-');
   const runs = commands.map(() => [] as ProcessRun[]);
   for (let repetition = 0; repetition < repetitions; repetition++) {
     for (const [index, command] of commands.entries()) runs[index]!.push(await measureOnce(command.argv, command.stdoutFile ?? '-'));
@@ -73,7 +73,7 @@ export async function benchCliStart(options: { repetitions: number }): Promise<C
     { label: 'node -e 0', argv: [node, '-e', '0'] },
     { label: 'skrya --help', argv: [node, SKRYA, '--help'] },
     { label: `skrya classify "${CLASSIFY_QUERY}"`, argv: [node, SKRYA, 'classify', CLASSIFY_QUERY] },
-  ], options.repetitions);
+  ], options.repetitions, true);
   return { bareNode: bareNode!, help: help!, classify: classify! };
 }
 
@@ -108,7 +108,8 @@ export async function benchRank(options: { lines: number; repetitions: number })
     const [skrya, python] = await measureInterleaved([
       { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END], stdoutFile: skryaOut },
       { label: 'python3 bench/rank_yardstick.py (score + URL dedupe)', argv: ['python3', path.join(BENCH_DIRECTORY, 'rank_yardstick.py'), inputFile, RANK_QUERY, WINDOW_END], stdoutFile: pythonOut },
-    ], options.repetitions);
+      // No warm-up: the CLI section has filled the compile cache, and start-up is a sliver of a rank.
+    ], options.repetitions, false);
     return {
       lines: input.lines,
       duplicateShare,
