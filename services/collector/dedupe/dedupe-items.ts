@@ -180,22 +180,18 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
       distinct++;
     }
     if (distinct < minContentTokens) return null;
-    const words = new Int32Array(distinct);
-    let next = 0;
     for (const id of ids) {
       if (lastSeenIn[id] !== itemIndex) continue;
       documentFrequency[id]!++;
       lastSeenIn[id] = -2 - itemIndex;
-      words[next++] = id;
     }
-    return { ids: Int32Array.from(ids), words: words.sort() };
+    return Int32Array.from(ids);
   });
   const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
   const highs: number[] = [];
   const lows: number[] = [];
-  const features = wordIdsByItem.map((entry) => {
-    if (entry === null) return null;
-    const { ids, words } = entry;
+  const features = wordIdsByItem.map((ids) => {
+    if (ids === null) return null;
     let count = 0;
     for (const id of ids) {
       if (documentFrequency[id]! > commonAbove) continue;
@@ -205,7 +201,7 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
     }
     if (count === 0) return null;
     // Word overlap uses every content word: the run's common words are most of what two copies share.
-    return { fingerprint: simhashOfFeatures(highs, lows, count), words };
+    return { fingerprint: simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
   });
   return { features, documentFrequency };
 }
@@ -238,10 +234,11 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
   // Word id → clusters whose leader has it (only words in at most OVERLAP_INDEX_MAX_ITEMS items).
   const wordLeaders = new Map<number, number[]>();
   const clusters: (DedupedItem<T> & { sourceKeys: Set<string> })[] = [];
+  // Leader fingerprints by cluster index, in flat arrays for a tight comparison loop.
+  const leaderHigh: number[] = [];
+  const leaderLow: number[] = [];
   const clusterByUrl = new Map<string, number>();
-  // One map per band: band value → the clusters whose leader has that value, in creation (= rank)
-  // order, each as (cluster index, fingerprint high, fingerprint low) inline, so the comparison loop
-  // reads one array front to back.
+  // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
   const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
 
   const canonicals = items.map((candidate) => (candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints)));
@@ -257,7 +254,7 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
     let reason: MergeReason = 'canonical_url';
     if (clusterIndex === undefined && feature !== null && fingerprint !== null && bandValues !== null) {
       const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
-      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, threshold, sameRelease);
+      clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
       clusterIndex ??= overlappingEarlierCluster(feature.words, documentFrequency, wordLeaders, leaderWords, overlapThreshold, sameRelease);
       reason = 'near_duplicate';
     }
@@ -275,6 +272,8 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
     }
     const newIndex = clusters.length;
     clusters.push({ item: candidate, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: new Set([sourceKey]) });
+    leaderHigh.push(fingerprint?.high ?? 0);
+    leaderLow.push(fingerprint?.low ?? 0);
     leaderWords.push(feature?.words ?? null);
     leaderVersion.push(version);
     if (feature !== null) {
@@ -286,14 +285,12 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
       }
     }
     if (canonical !== null) clusterByUrl.set(canonical, newIndex);
-    if (fingerprint !== null && bandValues !== null) {
-      bandValues.forEach((value, band) => {
-        const bucket = bandBuckets[band]!;
-        const members = bucket.get(value);
-        if (members === undefined) bucket.set(value, [newIndex, fingerprint.high, fingerprint.low]);
-        else members.push(newIndex, fingerprint.high, fingerprint.low);
-      });
-    }
+    bandValues?.forEach((value, band) => {
+      const bucket = bandBuckets[band]!;
+      const members = bucket.get(value);
+      if (members === undefined) bucket.set(value, [newIndex]);
+      else members.push(newIndex);
+    });
   }
   return clusters.map(({ item, canonicalUrl: url, sources, merged }) => ({ item, canonicalUrl: url, sources, merged }));
 }
@@ -303,6 +300,8 @@ function closestEarlierCluster(
   fingerprint: Fingerprint,
   bandValues: readonly number[],
   bandBuckets: readonly Map<number, number[]>[],
+  leaderHigh: readonly number[],
+  leaderLow: readonly number[],
   threshold: number,
   accept: (cluster: number) => boolean,
 ): number | undefined {
@@ -310,11 +309,10 @@ function closestEarlierCluster(
   for (let band = 0; band < bandValues.length; band++) {
     const members = bandBuckets[band]!.get(bandValues[band]!);
     if (members === undefined) continue;
-    for (let entry = 0; entry < members.length; entry += 3) {
-      const clusterIndex = members[entry]!;
+    for (const clusterIndex of members) {
       // Buckets are in rank order: nothing later in this one can beat a match already found.
       if (clusterIndex >= best) break;
-      const distance = popcount32((fingerprint.high ^ members[entry + 1]!) >>> 0) + popcount32((fingerprint.low ^ members[entry + 2]!) >>> 0);
+      const distance = popcount32((fingerprint.high ^ leaderHigh[clusterIndex]!) >>> 0) + popcount32((fingerprint.low ^ leaderLow[clusterIndex]!) >>> 0);
       if (distance <= threshold && accept(clusterIndex)) {
         best = clusterIndex;
         break;
