@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --only=kernels,scorer,collector,pipeline,latency,replay] [--runs=N]
- * [--collector-copies=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]`
+ * `npm run bench [-- --only=cli,rank,kernels,scorer,collector,pipeline,latency,replay] [--runs=N]
+ * [--collector-copies=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]
+ * [--cli-runs=N] [--rank-lines=N] [--rank-runs=N]`
  *
  * Runs every benchmark once against the local broker and registry, writes
  * bench/results/<date>.json (every raw figure) and bench/results/<date>.md (the table), and prints
@@ -13,11 +14,12 @@ import { SkryaError } from '../runtime/errors.ts';
 import { benchKernels } from './kernels.ts';
 import { benchLatency } from './latency.ts';
 import { machineInfo, round } from './measure.ts';
+import { benchCliStart, benchRank } from './processes.ts';
 import { benchReplay } from './replay.ts';
 import { renderTable, type BenchResults } from './report.ts';
 import { benchCollectorAlone, benchScorerAlone, benchWholePipeline } from './stages.ts';
 
-const SECTIONS = ['kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay'] as const;
+const SECTIONS = ['cli', 'rank', 'kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface BenchOptions {
@@ -28,6 +30,10 @@ interface BenchOptions {
   rates: number[];
   latencySeconds: number;
   replayItems: number;
+  /** Whole-process runs of each CLI command (after one untimed run). */
+  cliRuns: number;
+  rankLines: number;
+  rankRuns: number;
 }
 
 const DEFAULTS: BenchOptions = {
@@ -37,6 +43,9 @@ const DEFAULTS: BenchOptions = {
   rates: [100, 250, 500, 1_000, 2_000],
   latencySeconds: 15,
   replayItems: 10_000,
+  cliRuns: 7,
+  rankLines: 100_000,
+  rankRuns: 3,
 };
 
 function positiveInteger(name: string, text: string): number {
@@ -49,7 +58,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const options = { ...DEFAULTS };
   for (const argument of argv) {
     const match = /^--([a-z-]+)=(.*)$/.exec(argument);
-    if (!match) throw new SkryaError('INVALID_INPUT', `unknown argument ${JSON.stringify(argument)}; use --name=value (only, runs, collector-copies, rates, latency-seconds, replay-items)`);
+    if (!match) throw new SkryaError('INVALID_INPUT', `unknown argument ${JSON.stringify(argument)}; use --name=value (only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs)`);
     const [, name, value] = match as unknown as [string, string, string];
     switch (name) {
       case 'only': {
@@ -74,8 +83,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case 'replay-items':
         options.replayItems = positiveInteger(name, value);
         break;
+      case 'cli-runs':
+        options.cliRuns = positiveInteger(name, value);
+        break;
+      case 'rank-lines':
+        options.rankLines = positiveInteger(name, value);
+        break;
+      case 'rank-runs':
+        options.rankRuns = positiveInteger(name, value);
+        break;
       default:
-        throw new SkryaError('INVALID_INPUT', `unknown option --${name}; known: only, runs, collector-copies, rates, latency-seconds, replay-items`);
+        throw new SkryaError('INVALID_INPUT', `unknown option --${name}; known: only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs`);
     }
   }
   return options;
@@ -93,6 +111,12 @@ async function main(): Promise<number> {
   const stageOptions = { runs: options.runs, responsesPerRun: 2, collectorCopies: options.collectorCopies };
 
   const sections: Record<Section, () => Promise<void>> = {
+    cli: async () => {
+      results.cli = await benchCliStart({ repetitions: options.cliRuns });
+    },
+    rank: async () => {
+      results.rank = await benchRank({ lines: options.rankLines, repetitions: options.rankRuns });
+    },
     kernels: async () => {
       results.kernels = await benchKernels();
     },

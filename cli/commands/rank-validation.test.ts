@@ -10,8 +10,8 @@ const TEXT = [
 const options = { intent: 'status' as const, queries: ['Deno 2 release'], boostDomains: [], windowEnd: '2024-10-12T00:00:00Z' };
 
 describe('skrya rank validates like the pipeline', () => {
-  it('never ranks an item the pipeline drops (empty title and body), and reports each with its reasons', () => {
-    const { output, dropped } = rankAndValidate(TEXT, 'results.jsonl', options);
+  it('never ranks an item the pipeline drops (empty title and body), and reports each with its reasons', async () => {
+    const { output, dropped } = await rankAndValidate(TEXT, 'results.jsonl', options);
     const ranked = output.trim().split('\n').map((entry) => JSON.parse(entry) as Record<string, unknown>);
     expect(ranked.map((entry) => entry.url)).toEqual(['https://deno.com/blog/v2.0']);
     expect(dropped.map((entry) => [entry.line, entry.reasons.map((reason) => reason.code)])).toEqual([
@@ -21,8 +21,8 @@ describe('skrya rank validates like the pipeline', () => {
     expect(describeDropped(dropped[1]!, 'results.jsonl')).toBe('results.jsonl line 3: dropped "A title and nothing else": MISSING_BODY (content: neither content nor summary has text)');
   });
 
-  it('--keep-dropped lists the dropped items after the ranked ones', () => {
-    const { output } = rankAndValidate(TEXT, 'results.jsonl', { ...options, keepDropped: true });
+  it('--keep-dropped lists the dropped items after the ranked ones', async () => {
+    const { output } = await rankAndValidate(TEXT, 'results.jsonl', { ...options, keepDropped: true });
     const lines = output.trim().split('\n').map((entry) => JSON.parse(entry) as Record<string, unknown>);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({ rank: 1 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateRankInput } from '../../bench/rank-input.ts';
 import { parseProviderResults, parseRankOptions, rankProviderResults, registerRankCommand } from './rank.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
@@ -18,8 +19,8 @@ const options = { intent: 'status' as const, queries: ['Deno 2 release'], boostD
 const parseLines = (text: string) => text.trim().split('\n').map((entry) => JSON.parse(entry) as Record<string, unknown>);
 
 describe('rankProviderResults', () => {
-  it('prints ranked JSONL with score, components, canonical URL and merged sources', () => {
-    const ranked = parseLines(rankProviderResults(RESULTS, 'results.jsonl', options));
+  it('prints ranked JSONL with score, components, canonical URL and merged sources', async () => {
+    const ranked = parseLines(await rankProviderResults(RESULTS, 'results.jsonl', options));
     expect(ranked).toHaveLength(2);
     expect(ranked[0]).toMatchObject({
       rank: 1,
@@ -34,19 +35,19 @@ describe('rankProviderResults', () => {
     expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score as number);
   });
 
-  it('ranks the same lines the same way in any order', () => {
+  it('ranks the same lines the same way in any order', async () => {
     const reversed = RESULTS.trim().split('\n').reverse().join('\n');
-    expect(rankProviderResults(reversed, 'results.jsonl', options)).toBe(rankProviderResults(RESULTS, 'results.jsonl', options));
+    expect(await rankProviderResults(reversed, 'results.jsonl', options)).toBe(await rankProviderResults(RESULTS, 'results.jsonl', options));
   });
 
-  it('prints the digest instead with --digest', () => {
-    const digest = rankProviderResults(RESULTS, 'results.jsonl', { ...options, digest: true });
+  it('prints the digest instead with --digest', async () => {
+    const digest = await rankProviderResults(RESULTS, 'results.jsonl', { ...options, digest: true });
     expect(digest.split('\n')[0]).toBe('# Deno 2 release');
     expect(digest).toMatch(/^1\. \[Announcing Deno 2\]\(https:\/\/.*deno\.com\/blog\/v2\.0.*\) — .* `\[(brave, exa|exa, brave)\]` ⭐\d\.\d\d$/mu);
   });
 
-  it('keeps provider order without an intent', () => {
-    const ranked = parseLines(rankProviderResults(RESULTS, 'results.jsonl', { ...options, intent: null }));
+  it('keeps provider order without an intent', async () => {
+    const ranked = parseLines(await rankProviderResults(RESULTS, 'results.jsonl', { ...options, intent: null }));
     expect(ranked.map((entry) => [entry.rank, entry.source, entry.score])).toEqual([
       [1, 'brave', null],
       [2, 'tavily', null],
@@ -57,9 +58,9 @@ describe('rankProviderResults', () => {
     ['a line that is not JSON', `${RESULTS}\nnot json`, 5],
     ['a line without a url', line({ title: 'x' }), 1],
     ['a url that is not a string', `\n${line({ url: 5 })}`, 2],
-  ])('refuses %s with INVALID_INPUT naming the line', (_name, text, lineNumber) => {
-    expect(() => rankProviderResults(text, 'results.jsonl', options)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: { line: lineNumber } }));
-    expect(() => rankProviderResults(text, 'results.jsonl', options)).toThrow(`results.jsonl line ${lineNumber}`);
+  ])('refuses %s with INVALID_INPUT naming the line', async (_name, text, lineNumber) => {
+    await expect(rankProviderResults(text, 'results.jsonl', options)).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { line: lineNumber } });
+    await expect(rankProviderResults(text, 'results.jsonl', options)).rejects.toThrow(`results.jsonl line ${lineNumber}`);
   });
 });
 
@@ -121,5 +122,15 @@ describe('parseProviderResults: the provider rank (issue 21)', () => {
     const line = (source: string, url: string) => JSON.stringify({ url, title: url, snippet: '', published_date: null, source });
     const items = parseProviderResults([line('brave', 'https://a.example/1'), line('exa', 'https://b.example/1'), line('brave', 'https://a.example/2')].join('\n'), 'inline');
     expect(items.map((item) => [item.provider, item.providerRank, item.resultList])).toEqual([['brave', 1, 'brave'], ['exa', 1, 'exa'], ['brave', 2, 'brave']]);
+  });
+});
+
+describe('skrya rank on a generated file with known duplicates', () => {
+  it('leaves exactly the true documents: every URL variant merged, no two documents merged', async () => {
+    const input = generateRankInput({ lines: 3_000, duplicateShare: 0.3, seed: 7 });
+    const ranked = parseLines(await rankProviderResults(input.text, 'generated.jsonl', { ...options, queries: ['kafka release'] }));
+    expect(input.trueDocuments).toBeLessThan(input.lines * 0.8);
+    expect(ranked).toHaveLength(input.trueDocuments);
+    expect(ranked.reduce((sum, entry) => sum + 1 + (entry.merged as unknown[]).length, 0)).toBe(input.lines);
   });
 });

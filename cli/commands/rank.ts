@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
-import { jsonLines } from '../json-lines.ts';
+import { parseJsonLine, streamLines } from '../json-lines.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
 import { type RankableItem, type RankedItem, rankItems, renderDigest } from '../../services/collector/index.ts';
 import { validateItem, type ValidationReason } from '../../services/scorer/index.ts';
@@ -39,34 +40,26 @@ interface RankInputItem extends RankableItem {
 }
 
 /**
- * The pipeline's validation of each result, built the way the scorer builds its candidate: an item
+ * The pipeline's validation of one result, built the way the scorer builds its candidate: an item
  * without a title, without a body (content or snippet) or without anything tracing its source is
- * dropped, never ranked.
+ * dropped (returned with its reasons), never ranked.
  */
-export function validateForRank(items: RankInputItem[], windowEnd: string): { kept: RankInputItem[]; dropped: DroppedLine[] } {
-  const kept: RankInputItem[] = [];
-  const dropped: DroppedLine[] = [];
-  for (const item of items) {
-    const { result } = item;
-    const validation = validateItem({
-      title: result.title,
-      url: result.url || null,
-      source_name: result.source || null,
-      published_at: result.published_date,
-      fetched_at: windowEnd,
-      language: result.language,
-      content: result.content,
-      summary: result.snippet || null,
-      evidence_type: null,
-      confidence: null,
-    }, { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) });
-    if (validation.outcome === 'dropped') {
-      dropped.push({ line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') });
-    } else {
-      kept.push(item);
-    }
-  }
-  return { kept, dropped };
+export function validateForRank(item: RankInputItem, windowEnd: string): DroppedLine | null {
+  const { result } = item;
+  const validation = validateItem({
+    title: result.title,
+    url: result.url || null,
+    source_name: result.source || null,
+    published_at: result.published_date,
+    fetched_at: windowEnd,
+    language: result.language,
+    content: result.content,
+    summary: result.snippet || null,
+    evidence_type: null,
+    confidence: null,
+  }, { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) });
+  if (validation.outcome !== 'dropped') return null;
+  return { line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') };
 }
 
 export function droppedLine(entry: DroppedLine): string {
@@ -78,36 +71,70 @@ export function describeDropped(entry: DroppedLine, fileLabel: string): string {
   return `${fileLabel} line ${entry.line}: dropped ${JSON.stringify(entry.title || entry.url || '(untitled)')}: ${entry.reasons.map((reason) => `${reason.code} (${reason.field}: ${reason.message})`).join('; ')}`;
 }
 
-/** Parses JSONL; any bad line is INVALID_INPUT naming the line and what is wrong with it. */
-export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
-  const items: RankInputItem[] = [];
-  // Lines of one source are that provider's list, in its order: the line order is the provider rank.
-  const listLengths = new Map<string, number>();
-  for (const { json, where, line } of jsonLines(text, fileLabel, `one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`)) {
-    const parsed = providerResultSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new SkryaError('INVALID_INPUT', `${where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line } });
-    }
-    const result = parsed.data;
-    const provider = result.source === '' ? 'unknown' : result.source;
-    const providerRank = (listLengths.get(provider) ?? 0) + 1;
-    listLengths.set(provider, providerRank);
-    items.push({
-      // Content-derived ids: equal scores break the same way whatever order the lines come in.
-      id: createHash('sha256').update(JSON.stringify([result.source, result.url, result.title, result.snippet])).digest('hex').slice(0, 16),
-      url: result.url,
-      title: result.title,
-      snippet: result.snippet,
-      content: result.content,
-      published_at: result.published_date,
-      provider,
-      providerRank,
-      resultList: provider,
-      result,
-      line,
-    });
+const PROVIDER_RESULT_SHAPE = `one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`;
+
+/**
+ * One JSONL line as a provider result (null for a blank line); a bad line is INVALID_INPUT naming
+ * the line and what is wrong with it. `listLengths` counts each source's lines so far: lines of one
+ * source are that provider's list, in its order, so the line order is the provider rank.
+ */
+export function parseProviderResult(content: string, lineNumber: number, fileLabel: string, listLengths: Map<string, number>): RankInputItem | null {
+  const parsedLine = parseJsonLine(content, lineNumber, fileLabel, PROVIDER_RESULT_SHAPE);
+  if (parsedLine === null) return null;
+  const parsed = providerResultSchema.safeParse(parsedLine.json);
+  if (!parsed.success) {
+    throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
   }
+  const result = parsed.data;
+  const provider = result.source === '' ? 'unknown' : result.source;
+  const providerRank = (listLengths.get(provider) ?? 0) + 1;
+  listLengths.set(provider, providerRank);
+  return {
+    // Content-derived ids: equal scores break the same way whatever order the lines come in.
+    id: createHash('sha256').update(JSON.stringify([result.source, result.url, result.title, result.snippet])).digest('hex').slice(0, 16),
+    url: result.url,
+    title: result.title,
+    snippet: result.snippet,
+    content: result.content,
+    published_at: result.published_date,
+    provider,
+    providerRank,
+    resultList: provider,
+    result,
+    line: lineNumber,
+  };
+}
+
+/** Every provider result of a JSONL text, in line order. */
+export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
+  const listLengths = new Map<string, number>();
+  const items: RankInputItem[] = [];
+  text.split('\n').forEach((content, index) => {
+    const item = parseProviderResult(content, index + 1, fileLabel, listLengths);
+    if (item !== null) items.push(item);
+  });
   return items;
+}
+
+/**
+ * Reads results line by line as they arrive, validating each at once: only what validation keeps
+ * (and a short record of what it drops) outlives its line, so memory follows the kept items, not
+ * the file.
+ */
+export async function readForRank(lines: AsyncIterable<string> | Iterable<string>, fileLabel: string, windowEnd: string): Promise<{ kept: RankInputItem[]; dropped: DroppedLine[] }> {
+  const listLengths = new Map<string, number>();
+  const kept: RankInputItem[] = [];
+  const dropped: DroppedLine[] = [];
+  let lineNumber = 0;
+  for await (const content of lines) {
+    lineNumber++;
+    const item = parseProviderResult(content, lineNumber, fileLabel, listLengths);
+    if (item === null) continue;
+    const drop = validateForRank(item, windowEnd);
+    if (drop === null) kept.push(item);
+    else dropped.push(drop);
+  }
+  return { kept, dropped };
 }
 
 export function rankedLine(ranked: RankedItem<RankInputItem>): string {
@@ -128,34 +155,48 @@ export function rankedLine(ranked: RankedItem<RankInputItem>): string {
   });
 }
 
-export function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): string {
-  return rankAndValidate(text, fileLabel, options).output;
+export async function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): Promise<string> {
+  return (await rankAndValidate(text, fileLabel, options)).output;
 }
 
 /** Validates like the pipeline, ranks what it keeps; `output` is what stdout gets. */
-export function rankAndValidate(text: string, fileLabel: string, options: RankCommandOptions): { output: string; dropped: DroppedLine[] } {
-  const { kept, dropped } = validateForRank(parseProviderResults(text, fileLabel), options.windowEnd);
-  const output = rankKept(kept, options);
-  const listed = options.keepDropped === true && options.digest !== true ? dropped.map((entry) => `${droppedLine(entry)}\n`).join('') : '';
-  return { output: output + listed, dropped };
+export async function rankAndValidate(text: string, fileLabel: string, options: RankCommandOptions): Promise<{ output: string; dropped: DroppedLine[] }> {
+  let output = '';
+  const { dropped } = await rankLines(text.split('\n'), fileLabel, options, (chunk) => {
+    output += chunk;
+  });
+  return { output, dropped };
 }
 
-function rankKept(items: RankInputItem[], options: RankCommandOptions): string {
-  const ranked = rankItems(items, {
-    intent: options.intent,
-    subQueries: options.queries,
-    windowEnd: options.windowEnd,
-    boostDomains: options.boostDomains,
-  });
+/** Lines the output is written in at a time: a 100k ranking never becomes one string. */
+const OUTPUT_CHUNK_LINES = 1_000;
+
+/**
+ * The command's whole work: read and validate each line as it comes, rank what validation kept,
+ * and hand the output to `write` in chunks (ranked lines, then the dropped ones with keepDropped).
+ */
+export async function rankLines(lines: AsyncIterable<string> | Iterable<string>, fileLabel: string, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>): Promise<{ dropped: DroppedLine[] }> {
+  const { kept, dropped } = await readForRank(lines, fileLabel, options.windowEnd);
+  const ranked = rankItems(kept, { intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   if (options.digest === true) {
-    return renderDigest({
+    await write(renderDigest({
       topicId: 'rank',
       title: options.queries[0] ?? 'Results',
       items: ranked.map((entry) => ({ title: entry.item.title, url: entry.item.url, summary: entry.item.snippet ?? null, sources: entry.sources, score: entry.score, published_at: entry.item.published_at })),
       stats: { retrieved: ranked.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(ranked.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
-    });
+    }));
+    return { dropped };
   }
-  return ranked.map((entry) => `${rankedLine(entry)}\n`).join('');
+  const listed = options.keepDropped === true ? dropped.map(droppedLine) : [];
+  const total = ranked.length + listed.length;
+  for (let start = 0; start < total; start += OUTPUT_CHUNK_LINES) {
+    let chunk = '';
+    for (let index = start; index < Math.min(total, start + OUTPUT_CHUNK_LINES); index++) {
+      chunk += `${index < ranked.length ? rankedLine(ranked[index]!) : listed[index - ranked.length]!}\n`;
+    }
+    await write(chunk);
+  }
+  return { dropped };
 }
 
 export function parseRankOptions(raw: { intent?: string; query: string[]; boost?: string; windowEnd?: string }, now: () => Date): RankCommandOptions {
@@ -173,6 +214,10 @@ export function parseRankOptions(raw: { intent?: string; query: string[]; boost?
   return { intent, queries, boostDomains, windowEnd };
 }
 
+async function writeRespectingBackpressure(chunk: string): Promise<void> {
+  if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+}
+
 export function registerRankCommand(program: Command): void {
   program
     .command('rank')
@@ -185,15 +230,12 @@ export function registerRankCommand(program: Command): void {
     .option('--keep-dropped', 'also print the items validation dropped (after the ranked ones) as {"dropped": true, "reasons": […]} lines')
     .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean }) => {
       const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true, keepDropped: raw.keepDropped === true };
-      let text: string;
-      try {
-        text = await readFile(raw.jsonl, 'utf8');
-      } catch (error) {
-        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-      const { output, dropped } = rankAndValidate(text, raw.jsonl, options);
+      const input = createReadStream(raw.jsonl, { encoding: 'utf8' });
       // Dropped items are never ranked; each is named on stderr with its reasons, as the pipeline records them.
+      const { dropped } = await rankLines(streamLines(input), raw.jsonl, options, writeRespectingBackpressure).catch((error: unknown) => {
+        if (error instanceof SkryaError) throw error;
+        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
       for (const entry of dropped) process.stderr.write(`${describeDropped(entry, raw.jsonl)}\n`);
-      process.stdout.write(output);
     });
 }

@@ -58,9 +58,11 @@ function continueHash(hash: number, text: string, from: number, to: number): num
   return state >>> 0;
 }
 
+const WORD_PREFIX_HASH = fnv1a('w:');
+
 /**
  * The buckets of a text's features; the same buckets as hashing every name of featureNames, but
- * character n-grams are hashed in place without building strings (the hot path of screening).
+ * character and word n-grams are hashed in place without building strings (the hot path of screening).
  */
 export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<number> = new Set()): Set<number> {
   const mask = (1 << recipe.bits) - 1;
@@ -70,7 +72,14 @@ export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<nu
     for (let index = 0; index + size <= padded.length; index++) into.add(continueHash(prefix, padded, index, index + size) & mask);
   }
   const words = (text.match(WORD) ?? []).filter((word) => !CJK.test(word));
-  for (const size of recipe.wordNgrams) for (let index = 0; index + size <= words.length; index++) into.add(fnv1a(`w:${words.slice(index, index + size).join(' ')}`) & mask);
+  // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
+  for (const size of recipe.wordNgrams) {
+    for (let index = 0; index + size <= words.length; index++) {
+      let hash = fnv1a(words[index]!, WORD_PREFIX_HASH);
+      for (let next = 1; next < size; next++) hash = fnv1a(words[index + next]!, fnv1a(' ', hash));
+      into.add(hash & mask);
+    }
+  }
   const zPrefix = fnv1a('z:');
   let runStart = -1;
   const flush = (end: number) => {

@@ -13,13 +13,16 @@ const NOT_WORD_CHARACTER = /[^\p{L}\p{N}\p{M}]+/u;
 const NON_ASCII_WORD_CHARACTER = /(?!\p{ASCII})[\p{L}\p{N}\p{M}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
+// ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text here is ASCII).
+const ASCII_ONLY = /^\p{ASCII}*$/u;
+
 export function foldText(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  return (ASCII_ONLY.test(text) ? text : text.normalize('NFKC')).toLowerCase();
 }
 
 /** Tokens of text that is already folded (see `foldText`), stop words included. */
 export function tokenizeFolded(folded: string): string[] {
-  if (!NON_ASCII_WORD_CHARACTER.test(folded)) return folded.match(ASCII_WORD) ?? [];
+  if (ASCII_ONLY.test(folded) || !NON_ASCII_WORD_CHARACTER.test(folded)) return folded.match(ASCII_WORD) ?? [];
   const tokens: string[] = [];
   for (const segment of WORD_SEGMENTER.segment(folded)) {
     if (!segment.isWordLike) continue;

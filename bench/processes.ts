@@ -1,0 +1,124 @@
+/**
+ * Whole-process figures, as a user meets them: CLI start-up (`skrya --help`, `skrya classify`)
+ * against a bare `node -e 0`, and `skrya rank` on 100,000 generated provider results against the
+ * Python yardstick on the same file. Each run is a fresh process measured by child_usage.py (wall,
+ * CPU, peak RSS); the commands alternate run by run, so load on the machine hits them alike.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { median, round } from './measure.ts';
+import { generateRankInput } from './rank-input.ts';
+
+const run = promisify(execFile);
+const BENCH_DIRECTORY = path.dirname(new URL(import.meta.url).pathname);
+const SKRYA = path.join(BENCH_DIRECTORY, '..', 'bin', 'skrya.js');
+
+interface ProcessRun {
+  exitCode: number;
+  wallMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+  stderrTail: string;
+}
+
+export interface ProcessFigures {
+  command: string;
+  runs: ProcessRun[];
+  medianWallMs: number;
+  medianCpuMs: number;
+  medianPeakRssMb: number;
+}
+
+async function measureOnce(command: readonly string[], stdoutFile: string): Promise<ProcessRun> {
+  const { stdout } = await run('python3', [path.join(BENCH_DIRECTORY, 'child_usage.py'), stdoutFile, ...command], { maxBuffer: 1 << 20 });
+  const measured = JSON.parse(stdout) as ProcessRun;
+  if (measured.exitCode !== 0) throw new Error(`${command.join(' ')} exited ${measured.exitCode}: ${measured.stderrTail}`);
+  return measured;
+}
+
+function summarize(label: string, runs: ProcessRun[]): ProcessFigures {
+  return {
+    command: label,
+    runs,
+    medianWallMs: round(median(runs.map((entry) => entry.wallMs)), 1),
+    medianCpuMs: round(median(runs.map((entry) => entry.cpuMs)), 1),
+    medianPeakRssMb: round(median(runs.map((entry) => entry.peakRssMb)), 1),
+  };
+}
+
+/** Each command `repetitions` times, interleaved; with warmUp, after one untimed run of each (fills the compile cache). */
+async function measureInterleaved(commands: ReadonlyArray<{ label: string; argv: string[]; stdoutFile?: string }>, repetitions: number, warmUp: boolean): Promise<ProcessFigures[]> {
+  if (warmUp) for (const command of commands) await measureOnce(command.argv, command.stdoutFile ?? '-');
+  const runs = commands.map(() => [] as ProcessRun[]);
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    for (const [index, command] of commands.entries()) runs[index]!.push(await measureOnce(command.argv, command.stdoutFile ?? '-'));
+  }
+  return commands.map((command, index) => summarize(command.label, runs[index]!));
+}
+
+export interface CliStartFigures {
+  bareNode: ProcessFigures;
+  help: ProcessFigures;
+  classify: ProcessFigures;
+}
+
+export const CLASSIFY_QUERY = 'kafka 4.1 release notes';
+
+export async function benchCliStart(options: { repetitions: number }): Promise<CliStartFigures> {
+  const node = process.execPath;
+  const [bareNode, help, classify] = await measureInterleaved([
+    { label: 'node -e 0', argv: [node, '-e', '0'] },
+    { label: 'skrya --help', argv: [node, SKRYA, '--help'] },
+    { label: `skrya classify "${CLASSIFY_QUERY}"`, argv: [node, SKRYA, 'classify', CLASSIFY_QUERY] },
+  ], options.repetitions, true);
+  return { bareNode: bareNode!, help: help!, classify: classify! };
+}
+
+export interface RankFigures {
+  lines: number;
+  duplicateShare: number;
+  trueDocuments: number;
+  inputMb: number;
+  skrya: ProcessFigures & { documents: number };
+  python: ProcessFigures & { documents: number };
+}
+
+const WINDOW_END = '2026-11-30T00:00:00Z';
+const RANK_QUERY = 'kafka release';
+
+function countLines(file: string): number {
+  const text = fs.readFileSync(file, 'utf8');
+  let lines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
+}
+
+export async function benchRank(options: { lines: number; repetitions: number }): Promise<RankFigures> {
+  const duplicateShare = 0.3;
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-rank-'));
+  try {
+    const input = generateRankInput({ lines: options.lines, duplicateShare });
+    const inputFile = path.join(directory, 'results.jsonl');
+    fs.writeFileSync(inputFile, input.text);
+    const skryaOut = path.join(directory, 'skrya.jsonl');
+    const pythonOut = path.join(directory, 'python.jsonl');
+    const [skrya, python] = await measureInterleaved([
+      { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END], stdoutFile: skryaOut },
+      { label: 'python3 bench/rank_yardstick.py (score + URL dedupe)', argv: ['python3', path.join(BENCH_DIRECTORY, 'rank_yardstick.py'), inputFile, RANK_QUERY, WINDOW_END], stdoutFile: pythonOut },
+      // No warm-up: the CLI section has filled the compile cache, and start-up is a sliver of a rank.
+    ], options.repetitions, false);
+    return {
+      lines: input.lines,
+      duplicateShare,
+      trueDocuments: input.trueDocuments,
+      inputMb: round(input.text.length / 1048576, 1),
+      skrya: { ...skrya!, documents: countLines(skryaOut) },
+      python: { ...python!, documents: countLines(pythonOut) },
+    };
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
