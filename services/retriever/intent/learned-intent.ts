@@ -2,9 +2,12 @@
  * The learned half of intent classification: a 7-class logistic regression over hashed word 1-2
  * grams, character 2-4 grams (typos keep most of them), CJK character 1-3 grams, and the rule
  * signals found in the query ("rule:comparison:2" — the rules stay the explainable evidence, the
- * model learns how far to trust each). Trained on the train split of the generated queries
- * (corpus/generate-queries.ts); the recipe was chosen on validation; the test split is only read by
- * the quality report. Weights live in the git-ignored model cache, rebuilt when this recipe or any
+ * model learns how far to trust each). The recipe and the decision policy were chosen on the
+ * validation split with a model trained on train alone (the figures quoted below); the shipped
+ * model then learns from train and validation, because accuracy on new phrasing grows with the
+ * families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
+ * families give validation accuracy 0.35, 0.56, 0.66). The test split is only read by the quality
+ * report. Weights live in the git-ignored model cache, rebuilt when this recipe or any
  * source that defines it changes.
  */
 import { INTENTS, type Intent } from '../../../schemas/ingest.ts';
@@ -25,14 +28,14 @@ export interface IntentRecipe {
 }
 
 export const INTENT_RECIPE: IntentRecipe = {
-  version: 1,
+  version: 2,
   // Validation accuracy by recipe (trained on train): char 3-4 grams 0.657, 2-4 0.643, none 0.633;
   // without rule features 0.585; rules alone 0.530.
   features: { bits: 17, charNgrams: [3, 4], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
   training: { epochs: 8, learningRate: 0.2, l2: 1e-7, seed: 7 },
   ruleFeatures: true,
-  // Train only, so the validation figures above describe the shipped model; test stays unread.
-  trainSplits: ['train'],
+  // Both splits the choices were made on; test stays unread.
+  trainSplits: ['train', 'validation'],
 };
 
 const MODEL_SOURCES = [
