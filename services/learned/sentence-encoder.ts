@@ -70,7 +70,7 @@ export async function loadEncoder(spec: EncoderSpec): Promise<SentenceEncoder> {
   const encodeOne = async (text: string): Promise<Float32Array> => {
     const encoding = tokenizer.encode(spec.lowercase ? text.toLowerCase() : text);
     // Keep [CLS] … [SEP] when cutting a long text.
-    const ids = encoding.ids.length <= spec.maxTokens ? encoding.ids : [...encoding.ids.slice(0, spec.maxTokens - 1), encoding.ids[encoding.ids.length - 1] ?? 0];
+    const ids: number[] = encoding.ids.length <= spec.maxTokens ? encoding.ids : [...encoding.ids.slice(0, spec.maxTokens - 1), encoding.ids[encoding.ids.length - 1] ?? 0];
     const length = ids.length;
     const feeds: Record<string, ort.Tensor> = {
       input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, (id) => BigInt(id)), [1, length]),
