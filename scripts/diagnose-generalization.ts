@@ -6,7 +6,8 @@
  * - out-of-family: train → validation, the figure the shipped model is tuned to.
  * - in-family: train + half of the validation items → the other half. The families (ideas) are
  *   then seen, the items (slot fillings, hosts, carriers, registers) are not.
- * - learning curve: train with a third, two thirds and all of the train families → validation.
+ * - learning curve: train with a third, two thirds and all of the train families → validation,
+ *   and train without the families written only for train (the corpus as first designed).
  * Injection is the model alone (no rules), as recall at FPR ≤ 0.03 (hard negatives ≤ 0.10) with
  * the threshold placed on the evaluated items themselves: how well the scores separate, not how
  * well a threshold transfers. Intent is the model's own pick (rule signals as features), accuracy.
@@ -14,10 +15,11 @@
 import { INTENTS } from '../schemas/ingest.ts';
 import { train } from '../services/learned/logistic.ts';
 import { createRandom, shuffle } from '../services/learned/random.ts';
-import { generateIntentQueries, type GeneratedQuery } from '../services/retriever/intent/corpus/generate-queries.ts';
+import { generateIntentQueries, TRAIN_ONLY_QUERY_FAMILIES, type GeneratedQuery } from '../services/retriever/intent/corpus/generate-queries.ts';
 import { detectSignals } from '../services/retriever/intent/detect-signals.ts';
 import { INTENT_RECIPE, predictIntent, queryVector } from '../services/retriever/intent/learned-intent.ts';
 import { generateInjectionCorpus, type GeneratedItem } from '../services/scorer/injection/corpus/generate-corpus.ts';
+import { TRAIN_ONLY_PAYLOAD_FAMILIES } from '../services/scorer/injection/corpus/payload-families.ts';
 import { INJECTION_RECIPE, itemLogit, trainingPassages } from '../services/scorer/injection/learned-model.ts';
 
 const which = process.argv[2] ?? 'all';
@@ -39,7 +41,9 @@ function separability(scored: ReadonlyArray<{ logit: number; item: GeneratedItem
     const rows = positives.filter((entry) => lang === 'all' || entry.item.lang === lang);
     return `${lang} ${(rows.filter((entry) => entry.logit >= threshold).length / Math.max(1, rows.length)).toFixed(3)}`;
   };
-  return ['all', 'en', 'zh', 'mixed'].map(byLang).join(', ');
+  let wins = 0;
+  for (const positive of positives) for (const negative of benign) wins += positive.logit > negative.logit ? 1 : positive.logit === negative.logit ? 0.5 : 0;
+  return `${['all', 'en', 'zh', 'mixed'].map(byLang).join(', ')}; AUC ${(wins / Math.max(1, positives.length * benign.length)).toFixed(3)}`;
 }
 
 function injection(): void {
@@ -57,6 +61,8 @@ function injection(): void {
   run('in-family (train + validation half A → half B)', [...trainItems, ...seenHalf], unseenHalf);
   for (const share of [1 / 3, 2 / 3]) run(`learning curve: ${Math.round(share * 100)} % of train families → validation`, familyShare(trainItems, share), validation);
   run('learning curve: 100 % of train families → validation', trainItems, validation);
+  const trainOnly = new Set(TRAIN_ONLY_PAYLOAD_FAMILIES.map((family) => family.id));
+  run('train without the train-only families → validation', trainItems.filter((item) => !trainOnly.has(item.family)), validation);
 }
 
 function intent(): void {
@@ -79,6 +85,8 @@ function intent(): void {
   run('in-family (train + validation half A → half B)', [...trainRows, ...seenHalf], unseenHalf);
   for (const share of [1 / 3, 2 / 3]) run(`learning curve: ${Math.round(share * 100)} % of train families → validation`, familyShare(trainRows, share), validation);
   run('learning curve: 100 % of train families → validation', trainRows, validation);
+  const trainOnly = new Set(TRAIN_ONLY_QUERY_FAMILIES.map((family) => family.id));
+  run('train without the train-only families → validation', trainRows.filter((row) => !trainOnly.has(row.family)), validation);
 }
 
 process.stdout.write('| classifier | trained → evaluated | figure (model alone) |\n|---|---|---|\n');
