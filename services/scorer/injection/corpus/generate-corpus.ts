@@ -11,7 +11,7 @@
  * and, for training only, `split`, `family`, `carrier` and `spans` (payload spans in `content`).
  */
 import { createRandom, fill, fnv1a, pick, shuffle, splitOfIndex, type Random, type Split } from '../../../learned/random.ts';
-import { HARD_NEGATIVE_FAMILIES, HOST_FAMILIES, HOST_POOLS, type TextFamily } from './host-families.ts';
+import { HARD_NEGATIVE_FAMILIES, HOST_FAMILIES, HOST_POOLS, TRAIN_ONLY_HARD_NEGATIVE_FAMILIES, type TextFamily } from './host-families.ts';
 import { PAYLOAD_FAMILIES, SLOT_POOLS, TRAIN_ONLY_PAYLOAD_FAMILIES, type PayloadFamily } from './payload-families.ts';
 
 export interface GeneratedItem {
@@ -106,6 +106,7 @@ for (const family of TRAIN_ONLY_PAYLOAD_FAMILIES) PAYLOAD_SPLITS.set(family, 'tr
 const CARRIER_SPLITS = splitsByGroup(CARRIERS, (carrier) => carrier.technique);
 const HOST_SPLITS = splitsByGroup(HOST_FAMILIES, () => 'host');
 const HARD_SPLITS = splitsByGroup(HARD_NEGATIVE_FAMILIES, () => 'hard');
+for (const family of TRAIN_ONLY_HARD_NEGATIVE_FAMILIES) HARD_SPLITS.set(family, 'train');
 
 const inSplit = <T>(splits: Map<T, Split>, split: Split) => [...splits].filter(([, value]) => value === split).map(([family]) => family);
 
