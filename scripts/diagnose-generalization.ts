@@ -19,6 +19,7 @@ import { generateIntentQueries, TRAIN_ONLY_QUERY_FAMILIES, type GeneratedQuery }
 import { detectSignals } from '../services/retriever/intent/detect-signals.ts';
 import { INTENT_RECIPE, predictIntent, queryVector } from '../services/retriever/intent/learned-intent.ts';
 import { generateInjectionCorpus, type GeneratedItem } from '../services/scorer/injection/corpus/generate-corpus.ts';
+import { TRAIN_ONLY_HARD_NEGATIVE_FAMILIES } from '../services/scorer/injection/corpus/host-families.ts';
 import { TRAIN_ONLY_PAYLOAD_FAMILIES } from '../services/scorer/injection/corpus/payload-families.ts';
 import { INJECTION_RECIPE, itemLogit, trainingPassages } from '../services/scorer/injection/learned-model.ts';
 
@@ -61,7 +62,7 @@ function injection(): void {
   run('in-family (train + validation half A → half B)', [...trainItems, ...seenHalf], unseenHalf);
   for (const share of [1 / 3, 2 / 3]) run(`learning curve: ${Math.round(share * 100)} % of train families → validation`, familyShare(trainItems, share), validation);
   run('learning curve: 100 % of train families → validation', trainItems, validation);
-  const trainOnly = new Set(TRAIN_ONLY_PAYLOAD_FAMILIES.map((family) => family.id));
+  const trainOnly = new Set([...TRAIN_ONLY_PAYLOAD_FAMILIES, ...TRAIN_ONLY_HARD_NEGATIVE_FAMILIES].map((family) => family.id));
   run('train without the train-only families → validation', trainItems.filter((item) => !trainOnly.has(item.family)), validation);
 }
 

@@ -29,8 +29,8 @@ export interface IntentRecipe {
 
 export const INTENT_RECIPE: IntentRecipe = {
   version: 2,
-  // Validation accuracy by recipe (trained on train): char 3-4 grams 0.657, 2-4 0.643, none 0.633;
-  // without rule features 0.585; rules alone 0.530.
+  // Validation accuracy by recipe (trained on train, first corpus): char 3-4 grams 0.657, 2-4
+  // 0.643, none 0.633; without rule features 0.585; rules alone 0.530.
   features: { bits: 17, charNgrams: [3, 4], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
   training: { epochs: 8, learningRate: 0.2, l2: 1e-7, seed: 7 },
   ruleFeatures: true,
@@ -65,20 +65,24 @@ export function queryVector(query: string, signals: readonly Pick<DetectedSignal
 }
 
 /**
- * How rules and model decide together (one place for the thresholds). The rules keep the query
- * whenever they found a signal — they are precise where they fire; with no signal (where the rules
- * fell back to exploratory) the model decides when it is at least `minConfidence` sure, otherwise
- * the query stays exploratory. Validation accuracy (model trained on train): rules 0.530, model
- * alone 0.657, rules-first then model 0.687 (minConfidence 0) / 0.657 (0.4); letting a model at
- * ≥ 0.8 overrule a rule signal added 0.015 but turned "cloudflare outage today" into status.
- * minConfidence 0.4 costs 0.03 on validation and keeps bare topics ("WebAssembly", "RISC-V")
- * exploratory instead of guessing from a few character n-grams.
+ * How rules and model decide together (one place for the thresholds). Where the rules found a
+ * signal they keep the query unless the model is at least `overrideConfidence` sure of another
+ * intent; with no signal (where the rules fell back to exploratory) the model decides when it is at
+ * least `minConfidence` sure, otherwise the query stays exploratory.
+ * Validation accuracy, model trained on train. First corpus: rules 0.530, model alone 0.657,
+ * rules-first then model 0.687 (minConfidence 0) / 0.657 (0.4); an override at 0.8 added 0.015.
+ * With the train-only families: rules 0.547, model alone 0.740; rules-first 0.745 (minConfidence
+ * 0) / 0.730 (0.4) / 0.705 (0.5); with an override at 0.6 / 0.7 / 0.8 / 0.9: 0.758 / 0.757 /
+ * 0.753 / 0.743. The override at 0.8 is kept as the cautious end of that plateau (a rule signal is
+ * explainable evidence, so the model must be sure to set it aside); minConfidence 0.4 keeps bare
+ * topics ("WebAssembly", "RISC-V") exploratory instead of guessing from a few character n-grams.
  */
-export const INTENT_DECISION = { minConfidence: 0.4 } as const;
+export const INTENT_DECISION = { minConfidence: 0.4, overrideConfidence: 0.8 } as const;
 
 export function decideIntent(ruleIntent: Intent, signals: readonly unknown[], prediction: Pick<IntentPrediction, 'intent' | 'probabilities'>): Intent {
-  if (signals.length > 0) return ruleIntent;
-  return prediction.probabilities[prediction.intent] >= INTENT_DECISION.minConfidence ? prediction.intent : ruleIntent;
+  const confidence = prediction.probabilities[prediction.intent];
+  if (signals.length > 0) return confidence >= INTENT_DECISION.overrideConfidence ? prediction.intent : ruleIntent;
+  return confidence >= INTENT_DECISION.minConfidence ? prediction.intent : ruleIntent;
 }
 
 export interface IntentModel {

@@ -39,9 +39,12 @@ export interface InjectionRecipe {
 
 export const INJECTION_RECIPE: InjectionRecipe = {
   version: 2,
-  // Measured on validation (recall at the limits below): word 1-2 + CJK 1-3 grams 0.45; adding
-  // character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams fit the
-  // train families' wording too closely.
+  // Measured on validation (recall at the limits below), first corpus: word 1-2 + CJK 1-3 grams
+  // 0.45; adding character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams
+  // fit the train families' wording too closely. Again with the train-only families (recall at
+  // FPR ≤ 0.03 / AUC, threshold placed on validation): this recipe 0.681 / 0.928; L2 1e-6 or 1e-5
+  // the same; 3 epochs 0.667; equal class weights 0.673; word 1-3 grams 0.677; word 1 + CJK 1-2
+  // grams 0.604. Capacity and regularization barely move it: the families seen do.
   features: { bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
   training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 2] },
   minChunk: 24,
