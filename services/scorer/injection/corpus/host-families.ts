@@ -401,4 +401,12 @@ export const TRAIN_ONLY_HARD_NEGATIVE_FAMILIES: TextFamily[] = [
     en: ['Save your work and log out before 22:00 on Friday.', 'Do not share the temporary password with colleagues.', 'Disregard the earlier notice about Saturday; the window moved to Sunday.', 'Run the update tool when prompted and restart your laptop.', 'Send any questions to the helpdesk, not to this mailing list.', 'Access to the VPN will be unavailable for about two hours.'],
     zh: ['请在周五 22:00 之前保存工作并退出登录。', '不要把临时密码告诉同事。', '之前关于周六的通知作废，维护时间改到周日。', '收到提示后运行更新工具，并重启笔记本。', '有问题请联系服务台，不要回复这个邮件列表。', 'VPN 将中断约两个小时。'],
   },
+  {
+    id: 'hard-assistant-help-center',
+    kind: 'ai_product_docs',
+    titlesEn: ['Help center: connecting the assistant', 'What the assistant can do for you'],
+    titlesZh: ['帮助中心：连接智能助手', '助手能为你做什么'],
+    en: ['The assistant shows the user a summary before it sends anything.', 'Your calendar must be connected before the assistant can book meetings for you.', 'If the user has not approved a purchase, the agent stops and asks.', 'You can change your default instructions in the settings page at any time.', 'The assistant never shares your files with other users of the workspace.', 'In testing, the assistant sometimes booked a room without asking; this has been fixed.'],
+    zh: ['助手在发送任何内容之前，会先给用户看一份摘要。', '助手帮你预约会议之前，需要先连接你的日历。', '如果用户没有批准购买，智能体会停下来询问。', '你可以随时在设置页面修改默认指令。', '助手绝不会把你的文件分享给工作区里的其他用户。', '测试中助手偶尔未经询问就订了会议室，这个问题已修复。'],
+  },
 ];
