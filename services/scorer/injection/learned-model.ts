@@ -8,10 +8,10 @@
  *
  * Trained on the train and validation splits of the generated corpus (corpus/generate-corpus.ts):
  * passages that overlap a planted payload are positive, passages of benign pages and of the
- * untouched parts of injected pages are negative. Recall on new wording grows with the number of
- * payload families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the
- * train families give validation recall 0.23, 0.29, 0.46), so the shipped model learns from both
- * splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
+ * untouched parts of injected pages are negative. Separation on new wording grows with the number
+ * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
+ * families give validation AUC 0.835, 0.925, 0.935; train without its train-only families 0.881),
+ * so the shipped model learns from both splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
  * model trained on the other, so every score is out-of-family), never on what the model saw; the
  * test split is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
