@@ -38,15 +38,16 @@ export interface InjectionRecipe {
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
-  version: 2,
+  version: 3,
   // Measured on validation (recall at the limits below), first corpus: word 1-2 + CJK 1-3 grams
   // 0.45; adding character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams
   // fit the train families' wording too closely. Again with the train-only families (recall at
-  // FPR ≤ 0.03 / AUC, threshold placed on validation): this recipe 0.681 / 0.928; L2 1e-6 or 1e-5
-  // the same; 3 epochs 0.667; equal class weights 0.673; word 1-3 grams 0.677; word 1 + CJK 1-2
-  // grams 0.604. Capacity and regularization barely move it: the families seen do.
+  // FPR ≤ 0.03 / AUC, threshold placed on validation): positives weighted 2 (the first recipe)
+  // 0.583 / 0.935; equal class weights 0.617 / 0.938 (kept); L2 1e-6 or 1e-5 the same as 1e-7;
+  // 3 epochs 0.550; word 1-3 grams 0.587; word 1 + CJK 1-2 grams 0.567. Capacity and
+  // regularization barely move it: the families seen do.
   features: { bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
-  training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 2] },
+  training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 1] },
   minChunk: 24,
   maxChunk: 320,
   maxValidationFpr: 0.03,
