@@ -10,7 +10,7 @@
  * passages that overlap a planted payload are positive, passages of benign pages and of the
  * untouched parts of injected pages are negative. Separation on new wording grows with the number
  * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
- * families give validation AUC 0.835, 0.925, 0.935; train without its train-only families 0.881),
+ * families give validation AUC 0.838, 0.927, 0.938; train without its train-only families 0.883),
  * so the shipped model learns from both splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
  * model trained on the other, so every score is out-of-family), never on what the model saw; the
  * test split is never read here. The weights are built into the model cache on first use
