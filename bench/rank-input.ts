@@ -6,7 +6,7 @@
  * snippet, so only the URL says they are the same page. Words come from a generated vocabulary
  * large enough that two different documents never look alike. The same seed gives the same bytes.
  */
-import { createRandom, pick, type Random } from '../services/learned/random.ts';
+import { createRandom, pick, type Random } from '../domain/learned/random.ts';
 import { HOSTS } from './payloads.ts';
 
 const PROVIDERS = ['brave', 'exa', 'tavily', 'searxng', 'rss'];

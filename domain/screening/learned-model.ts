@@ -6,15 +6,20 @@
  * (NFKC, lower case, invisible characters gone, Latin look-alikes folded) plus a fold of Chinese
  * variant characters that pass for common ones.
  *
- * Trained on the train split of the generated corpus (corpus/generate-corpus.ts): passages that
- * overlap a planted payload are positive, passages of benign pages and of the untouched parts of
- * injected pages are negative. The calibration shift is chosen on the validation split; the test
- * split is never read here. The weights are built into the model cache on first use
+ * Trained on the train and validation splits of the generated corpus (corpus/generate-corpus.ts):
+ * passages that overlap a planted payload are positive, passages of benign pages and of the
+ * untouched parts of injected pages are negative. Separation on new wording grows with the number
+ * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
+ * families give validation AUC 0.838, 0.927, 0.938; train without its train-only families 0.883),
+ * so the shipped model learns from both splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
+ * model trained on the other, so every score is out-of-family), never on what the model saw; the
+ * test split is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
 import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
+import type { Split } from '../learned/random.ts';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
 import { normalizeText } from './normalize-text.ts';
 
@@ -25,22 +30,29 @@ export interface InjectionRecipe {
   /** Chunks shorter than this are joined to the next one. */
   minChunk: number;
   maxChunk: number;
-  /** Validation limits the calibration must respect while maximizing recall. */
+  /** Limits on the out-of-family false-positive rates the calibration must respect while maximizing recall. */
   maxValidationFpr: number;
   maxValidationHardFpr: number;
+  /** Splits the shipped model learns from; with two, each is scored by a model trained on the other to place the threshold. */
+  trainSplits: readonly Split[];
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
-  version: 1,
-  // Measured on validation (recall at the limits below): word 1-2 + CJK 1-3 grams 0.45; adding
-  // character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams fit the
-  // train families' wording too closely.
+  version: 3,
+  // Measured on validation (recall at the limits below), first corpus: word 1-2 + CJK 1-3 grams
+  // 0.45; adding character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams
+  // fit the train families' wording too closely. Again with the train-only families (recall at
+  // FPR ≤ 0.03 / AUC, threshold placed on validation): positives weighted 2 (the first recipe)
+  // 0.583 / 0.935; equal class weights 0.617 / 0.938 (kept); L2 1e-6 or 1e-5 the same as 1e-7;
+  // 3 epochs 0.550; word 1-3 grams 0.587; word 1 + CJK 1-2 grams 0.567. Capacity and
+  // regularization barely move it: the families seen do.
   features: { bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] },
-  training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 2] },
+  training: { epochs: 6, learningRate: 0.15, l2: 1e-7, seed: 13, classWeights: [1, 1] },
   minChunk: 24,
   maxChunk: 320,
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
+  trainSplits: ['train', 'validation'],
 };
 
 /** Sources whose change makes a cached model stale. */
@@ -142,8 +154,9 @@ export interface InjectionModel {
 export interface InjectionModelMeta {
   key: string;
   recipe: InjectionRecipe;
-  /** The passage probability (before shift) chosen on validation. */
+  /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
+  /** Rates at that threshold over the out-of-family (cross-fitted) scores of the training splits. */
   validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number };
   trainedOn: { items: number; passages: number };
 }
@@ -251,14 +264,27 @@ export function chooseThreshold(scored: ReadonlyArray<{ logit: number; label: 'b
 export const QUARANTINE_RISK = 0.6;
 const logit = (p: number) => Math.log(p / (1 - p));
 
+/**
+ * Out-of-family item scores for the calibration: with one training split, a model trained on it
+ * scores validation (the test split is never used); with several, each split is scored by a model
+ * trained on the others, so no score comes from a model that saw the item's families.
+ */
+function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): Array<{ logit: number; label: 'benign' | 'injection'; hard: boolean }> {
+  const folds: readonly Split[] = recipe.trainSplits.length > 1 ? recipe.trainSplits : ['validation'];
+  return folds.flatMap((heldOut) => {
+    const fit = corpus.filter((item) => recipe.trainSplits.includes(item.split) && item.split !== heldOut);
+    const model = train(trainingPassages(fit, recipe), 2, recipe.features.bits, recipe.training);
+    return corpus.filter((item) => item.split === heldOut).map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
+  });
+}
+
 export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, key = 'adhoc'): { model: LinearModel; meta: InjectionModelMeta; shift: number } {
   const corpus = generateInjectionCorpus();
-  const trainItems = corpus.filter((item) => item.split === 'train');
-  const validation = corpus.filter((item) => item.split === 'validation');
+  const trainItems = corpus.filter((item) => recipe.trainSplits.includes(item.split));
+  const scored = outOfFamilyScores(corpus, recipe);
+  const threshold = chooseThreshold(scored, recipe);
   const examples = trainingPassages(trainItems, recipe);
   const model = train(examples, 2, recipe.features.bits, recipe.training);
-  const scored = validation.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
-  const threshold = chooseThreshold(scored, recipe);
   const positives = scored.filter((entry) => entry.label === 'injection');
   const benign = scored.filter((entry) => entry.label === 'benign');
   const hard = benign.filter((entry) => entry.hard);

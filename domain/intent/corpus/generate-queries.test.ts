@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../schemas/ingest.ts';
-import { generateIntentQueries, QUERY_FAMILIES } from './generate-queries.ts';
+import { generateIntentQueries, QUERY_FAMILIES, TRAIN_ONLY_QUERY_FAMILIES } from './generate-queries.ts';
 
 const rows = generateIntentQueries();
 
@@ -23,6 +23,13 @@ describe('generated intent queries', () => {
       expect(splitOf.get(row.family) ?? row.split, row.family).toBe(row.split);
       splitOf.set(row.family, row.split);
     }
-    expect(new Set(QUERY_FAMILIES.map((family) => family.id)).size).toBe(QUERY_FAMILIES.length);
+    const families = [...QUERY_FAMILIES, ...TRAIN_ONLY_QUERY_FAMILIES];
+    expect(new Set(families.map((family) => family.id)).size).toBe(families.length);
+  });
+
+  it('puts the train-only families in train and nowhere else', () => {
+    const trainOnly = new Set(TRAIN_ONLY_QUERY_FAMILIES.map((family) => family.id));
+    expect(rows.filter((row) => trainOnly.has(row.family)).every((row) => row.split === 'train')).toBe(true);
+    expect(new Set(rows.filter((row) => trainOnly.has(row.family)).map((row) => row.family))).toEqual(trainOnly);
   });
 });

@@ -7,7 +7,7 @@
  * within their intent, and a query is built from one family only.
  */
 import type { Intent } from '../../../schemas/ingest.ts';
-import { createRandom, fill, pick, splitOfIndex, type Random, type Split } from '../../learned/random.ts';
+import { createRandom, fill, fnv1a, pick, splitOfIndex, type Random, type Split } from '../../learned/random.ts';
 
 export interface GeneratedQuery {
   id: string;
@@ -97,6 +97,29 @@ export const QUERY_FAMILIES: QueryFamily[] = [
   F('exp-broad', 'exploratory', ['everything about {x}', '{x} deep dive', 'learn about {zx}'], ['关于{zx}的一切', '深入了解{x}', '{zx}科普'], ['{x} deep dive 合集', 'about {zx}']),
 ];
 
+/**
+ * Families written after the split was fixed, only to widen what the model learns from: accuracy
+ * on unseen phrasing grows with the number of families seen (scripts/diagnose-generalization.ts),
+ * and each intent had three train families. Train-only by construction (never validation or test);
+ * written from the intents' definitions and the shapes named in issue 13, not from test queries.
+ */
+export const TRAIN_ONLY_QUERY_FAMILIES: QueryFamily[] = [
+  F('cmp-replace', 'comparison', ['is it worth moving from {x} to {y}', 'replace {x} with {y}?', '{y} instead of {x} {ctx}'], ['从{x}换到{y}值得吗', '用{y}替换{x}好不好', '{y}能不能取代{x}'], ['{x} 换成 {y} worth it 吗', '{y} 取代 {x}?']),
+  F('cmp-faster', 'comparison', ['fastest among {x} {y} {y}', 'which is lighter {x} or {y}', '{x} {y} numbers side by side'], ['{x}、{y}谁更快', '{x}跟{y}哪个更省内存', '{x} {y} 性能差多少'], ['{x} {y} 谁更快 benchmark', 'which 更轻量 {x} {y}']),
+  F('tut-configure', 'tutorial', ['configure {x} {ctx}', '{x} settings to {task}', 'enable tls in {x}'], ['{x}怎么配置才能{ztask}', '{x}配置{ztask}', '{x} 开启 tls'], ['{x} 配置 tls', 'configure {x} 来{ztask}']),
+  F('tut-command', 'tutorial', ['{x} command to {task}', 'cli flag for {task} in {x}', 'one-liner to {task}'], ['{x}用什么命令{ztask}', '{ztask}的命令', '一行命令{ztask}'], ['{x} 命令 {task}', '{ztask} command']),
+  F('fact-quantity', 'factual', ['how many connections can {x} handle', 'how much memory does {x} need', 'how big can a {x} message be'], ['{x}最多支持多少个连接', '{x}需要多少内存', '{x}单条消息最大多大'], ['{x} 最多 how many connections', 'how much 内存 {x} 需要']),
+  F('fact-yesno', 'factual', ['can {x} run on arm', 'is {x} written in c', 'does {x} need a jvm'], ['{x}能在arm上跑吗', '{x}是用什么语言写的', '{x}依赖jvm吗'], ['{x} 能跑在 arm 上吗', '{x} 是 written in 什么语言']),
+  F('stat-roadmap', 'status', ['{x} roadmap {ver}', 'what is planned for {x} {ver}', '{x} next release plans'], ['{x} {ver} 路线图', '{x}下个版本计划', '{x} {ver} 规划'], ['{x} {ver} roadmap 进展', '{x} next release 计划']),
+  F('stat-lifecycle', 'status', ['{x} {ver} end of life date', 'is {x} {ver} stable yet', 'how far along is {x} {ver}'], ['{x} {ver} 什么时候停止支持', '{x} {ver} 稳定了吗', '{x} {ver} 进展如何'], ['{x} {ver} EOL 时间', 'is {x} {ver} 稳定了']),
+  F('news-earnings', 'news', ['{org} stock drops after earnings', '{org} quarterly results', '{org} revenue report'], ['{zorg}财报', '{zorg}股价大跌', '{zorg}季度营收'], ['{zorg} 财报 earnings', '{org} 股价']),
+  F('news-executives', 'news', ['{org} ceo steps down', '{org} hires new cto', '{org} executive shakeup'], ['{zorg}高管变动', '{zorg} CEO 辞职', '{zorg}换帅'], ['{org} CEO 辞职', '{zorg} 高管 shakeup']),
+  F('res-tools', 'resource', ['{x} gui client', '{x} vscode extension', '{x} grafana dashboard json'], ['{x}图形化客户端', '{x}的 vscode 插件', '{x}监控面板模板'], ['{x} gui 客户端', '{x} vscode 插件 推荐']),
+  F('res-playground', 'resource', ['{x} online playground', '{x} sandbox to try', '{x} demo instance'], ['{x}在线体验地址', '{x}在线试用', '{x}演示环境'], ['{x} online playground 地址', '{x} 在线 demo']),
+  F('exp-adoption', 'exploratory', ['companies using {x}', '{x} adoption in industry', 'who runs {x} at scale'], ['哪些公司在用{x}', '{x}在行业里的采用情况', '{zx}落地案例'], ['哪些公司 use {x}', '{x} adoption 情况']),
+  F('exp-challenges', 'exploratory', ['challenges of {zx}', 'open problems in {x}', 'limitations of {x}'], ['{zx}面临的挑战', '{x}有哪些局限', '{zx}的难点'], ['{zx} challenges', '{x} 的 limitations']),
+];
+
 const TYPO_RATE = 0.15;
 
 function typo(random: Random, query: string): string {
@@ -115,7 +138,7 @@ const LONG_EN = ['i need to know {q} for my team', '{q} please, looking for some
 const LONG_ZH = ['想了解一下{q}', '请问{q}', '{q}，求靠谱的资料', '{zctx}问一下：{q}'];
 
 export const QUERY_SEED = 20261202;
-export const QUERY_COUNTS: Record<Split, number> = { train: 1800, validation: 600, test: 600 };
+export const QUERY_COUNTS: Record<Split, number> = { train: 2800, validation: 600, test: 600 };
 
 const FAMILY_SPLITS: Map<QueryFamily, Split> = (() => {
   const seen = new Map<Intent, number>();
@@ -125,13 +148,15 @@ const FAMILY_SPLITS: Map<QueryFamily, Split> = (() => {
     seen.set(family.intent, index + 1);
     splits.set(family, splitOfIndex(index));
   }
+  for (const family of TRAIN_ONLY_QUERY_FAMILIES) splits.set(family, 'train');
   return splits;
 })();
 
 export function generateIntentQueries(seed = QUERY_SEED): GeneratedQuery[] {
-  const random = createRandom(seed);
   const rows: GeneratedQuery[] = [];
   for (const split of ['train', 'validation', 'test'] as const) {
+    // One stream a split: families added to train never change the validation or test queries.
+    const random = createRandom(seed ^ fnv1a(split));
     const families = [...FAMILY_SPLITS].filter(([, value]) => value === split).map(([family]) => family);
     const seen = new Set<string>();
     let attempts = 0;

@@ -10,9 +10,9 @@
  * Items carry the labelled-corpus fields (id, lang, title, content, url, label, kind, difficulty)
  * and, for training only, `split`, `family`, `carrier` and `spans` (payload spans in `content`).
  */
-import { createRandom, fill, pick, shuffle, splitOfIndex, type Random, type Split } from '../../learned/random.ts';
-import { HARD_NEGATIVE_FAMILIES, HOST_FAMILIES, HOST_POOLS, type TextFamily } from './host-families.ts';
-import { PAYLOAD_FAMILIES, SLOT_POOLS, type PayloadFamily } from './payload-families.ts';
+import { createRandom, fill, fnv1a, pick, shuffle, splitOfIndex, type Random, type Split } from '../../learned/random.ts';
+import { HARD_NEGATIVE_FAMILIES, HOST_FAMILIES, HOST_POOLS, TRAIN_ONLY_HARD_NEGATIVE_FAMILIES, type TextFamily } from './host-families.ts';
+import { PAYLOAD_FAMILIES, SLOT_POOLS, TRAIN_ONLY_PAYLOAD_FAMILIES, type PayloadFamily } from './payload-families.ts';
 
 export interface GeneratedItem {
   id: string;
@@ -102,9 +102,11 @@ function splitsByGroup<T>(families: readonly T[], group: (family: T) => string):
 }
 
 const PAYLOAD_SPLITS = splitsByGroup(PAYLOAD_FAMILIES, (family) => family.technique);
+for (const family of TRAIN_ONLY_PAYLOAD_FAMILIES) PAYLOAD_SPLITS.set(family, 'train');
 const CARRIER_SPLITS = splitsByGroup(CARRIERS, (carrier) => carrier.technique);
 const HOST_SPLITS = splitsByGroup(HOST_FAMILIES, () => 'host');
 const HARD_SPLITS = splitsByGroup(HARD_NEGATIVE_FAMILIES, () => 'hard');
+for (const family of TRAIN_ONLY_HARD_NEGATIVE_FAMILIES) HARD_SPLITS.set(family, 'train');
 
 const inSplit = <T>(splits: Map<T, Split>, split: Split) => [...splits].filter(([, value]) => value === split).map(([family]) => family);
 
@@ -169,11 +171,12 @@ function languages(random: Random): { host: Lang; payload: Lang; lang: Generated
 const SPLIT_SHARE: Record<Split, number> = { train: 0.6, validation: 0.2, test: 0.2 };
 
 export function generateInjectionCorpus(seed = CORPUS_SEED): GeneratedItem[] {
-  const random = createRandom(seed);
   const items: GeneratedItem[] = [];
   let counter = 0;
   const next = () => String(++counter).padStart(5, '0');
   for (const split of ['train', 'validation', 'test'] as const) {
+    // One stream a split: families added to train never change the validation or test items.
+    const random = createRandom(seed ^ fnv1a(split));
     const payloads = inSplit(PAYLOAD_SPLITS, split);
     const carriers = inSplit(CARRIER_SPLITS, split);
     const hosts = inSplit(HOST_SPLITS, split);

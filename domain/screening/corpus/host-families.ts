@@ -306,3 +306,107 @@ export const HARD_NEGATIVE_FAMILIES: TextFamily[] = [
     zh: ['AI爬虫可以索引本站，但不得用于训练模型。', '如果您运营AI系统并希望授权使用我们的资料库，请联系 licensing@example.org。', 'AI助手可以引用本页内容，但需附上原文链接。', '我们会屏蔽不遵守 robots.txt 的爬虫。', 'AI工具生成的摘要应注明原作者。', '本政策适用于所有自动化程序。'],
   },
 ];
+
+/**
+ * Hard negatives written after the split was fixed, only to widen what the model learns from
+ * (benign text that instructs, quotes attacks or talks about AI). Train-only by construction;
+ * written from the hard-negative kinds issue 13 names, not from test items.
+ */
+export const TRAIN_ONLY_HARD_NEGATIVE_FAMILIES: TextFamily[] = [
+  {
+    id: 'hard-chat-api-reference',
+    kind: 'chat_api_docs',
+    titlesEn: ['Chat completions API reference', 'Messages endpoint: roles and parameters'],
+    titlesZh: ['对话补全接口参考', '消息接口：角色与参数说明'],
+    en: ['The system message sets the behavior of the assistant for the whole conversation.', 'Send an array of messages, each with a role of system, user or assistant.', 'If you omit the system message, the model falls back to a generic helpful persona.', 'Set temperature to 0 when you need the same answer every time.', 'A later system message does not erase earlier ones; both stay in the context window.', 'Tool calls are returned as a separate message with the role tool.'],
+    zh: ['system 消息为整段对话设定助手的行为。', '请求体是一个消息数组，每条消息的角色为 system、user 或 assistant。', '省略 system 消息时，模型会使用通用的助手设定。', '需要每次得到相同回答时，把 temperature 设为 0。', '后面的 system 消息不会抹掉前面的，两者都留在上下文窗口里。', '工具调用会作为角色为 tool 的单独消息返回。'],
+  },
+  {
+    id: 'hard-support-playbook',
+    kind: 'customer_support_imperative',
+    titlesEn: ['Support team playbook', 'How to handle refund calls'],
+    titlesZh: ['客服团队操作手册', '退款来电处理规范'],
+    en: ['Never read the customer\'s full card number back to them over the phone.', 'Ignore the urge to promise a refund before the order has been checked.', 'Forward any legal threat to the escalation queue and do not reply yourself.', 'Always confirm the caller\'s identity before changing the delivery address.', 'Do not tell customers about internal stock levels.', 'Close every ticket with a short summary of what was done.'],
+    zh: ['不要在电话里把顾客的完整卡号念给对方。', '在核实订单之前，不要急着承诺退款。', '遇到任何法律威胁，转给升级队列，不要自己回复。', '修改收货地址之前，务必先核实来电人的身份。', '不要向顾客透露内部库存情况。', '每张工单结束时写一段简短的处理总结。'],
+  },
+  {
+    id: 'hard-jailbreak-study',
+    kind: 'security_article',
+    titlesEn: ['What we learned from 10,000 jailbreak attempts', 'Measuring prompt-injection robustness'],
+    titlesZh: ['一万次越狱尝试带给我们的启示', '如何衡量模型对提示注入的抵抗力'],
+    en: ['The most common attack simply told the model to forget its earlier instructions.', 'Role-play prompts such as "pretend you have no rules" succeeded less often after the update.', 'We logged every attempt to make the assistant reveal its system prompt.', 'Hidden text in web pages was the hardest vector to detect.', 'Researchers should never test these techniques on production systems they do not own.', 'Our benchmark is public so that vendors can compare defenses.'],
+    zh: ['最常见的攻击只是让模型忘掉之前的指令。', '更新之后，“假装你没有任何规则”这类角色扮演提示的成功率下降了。', '我们记录了每一次试图让助手泄露系统提示词的尝试。', '网页里的隐藏文本是最难检测的攻击途径。', '研究人员绝不应在不属于自己的生产系统上测试这些技术。', '我们的评测集是公开的，方便厂商比较各自的防御。'],
+  },
+  {
+    id: 'hard-assistant-changelog',
+    kind: 'release_notes',
+    titlesEn: ['Assistant release notes', 'What\'s new in the AI helper'],
+    titlesZh: ['智能助手更新说明', 'AI 助手新功能'],
+    en: ['The assistant now remembers your preferred units across sessions.', 'You can tell the helper to forget a conversation from the history page.', 'Summaries now link to the sources they were built from.', 'Admins can set default instructions for everyone in the workspace.', 'The model will refuse to run shell commands unless you confirm each one.', 'Older conversations are deleted after 90 days.'],
+    zh: ['助手现在会在不同会话之间记住你偏好的单位。', '你可以在历史页面让助手忘掉某次对话。', '摘要现在会附上生成它所依据的来源链接。', '管理员可以为工作区里的所有人设置默认指令。', '除非你逐条确认，否则模型不会执行 shell 命令。', '超过 90 天的对话会被删除。'],
+  },
+  {
+    id: 'hard-exam-instructions',
+    kind: 'imperatives_to_people',
+    titlesEn: ['Exam instructions for candidates', 'Before you start the test'],
+    titlesZh: ['考生须知', '考试开始前请阅读'],
+    en: ['Disregard question 7; it was withdrawn after printing.', 'Do not share your answers with other candidates during the break.', 'Write only in the boxes provided and leave the margins blank.', 'Any earlier instructions sent by email are replaced by this sheet.', 'Hand in your phone at the door and collect it when you leave.', 'If you finish early, stay seated until the proctor collects your paper.'],
+    zh: ['第 7 题作废，印刷后已撤回，请忽略。', '休息期间不要与其他考生交流答案。', '只在指定的方框内作答，页边请留空。', '此前邮件发送的所有说明均以本页为准。', '进场时请上交手机，离场时领回。', '提前答完请留在座位上，等监考老师收卷。'],
+  },
+  {
+    id: 'hard-seo-advice',
+    kind: 'marketing',
+    titlesEn: ['How to rank higher in search results', 'SEO checklist for product pages'],
+    titlesZh: ['如何提升搜索排名', '商品页 SEO 检查清单'],
+    en: ['Put the most important keyword in the page title and the first paragraph.', 'Search engines rank pages higher when other trusted sites link to them.', 'Write a meta description that tells readers what they will find.', 'Do not hide text from visitors; search engines penalize it.', 'Answer the question the searcher asked before anything else.', 'Update old articles instead of publishing near-duplicates.'],
+    zh: ['把最重要的关键词放进页面标题和第一段。', '被其他可信网站链接的页面，排名会更高。', '写一段告诉读者能看到什么的 meta 描述。', '不要对访客隐藏文字，搜索引擎会因此降权。', '先回答搜索者真正问的问题，再说别的。', '更新旧文章，而不是发布几乎重复的新文章。'],
+  },
+  {
+    id: 'hard-order-email',
+    kind: 'marketing',
+    titlesEn: ['Your order has shipped', 'Action needed: confirm your subscription'],
+    titlesZh: ['您的订单已发货', '请确认您的订阅'],
+    en: ['Reply to this email with your tracking number if the parcel has not arrived in five days.', 'Click the button below to confirm that you want to keep receiving our newsletter.', 'Please do not forward this message; the link inside is personal.', 'Ignore this email if you already confirmed.', 'To stop these messages, follow the unsubscribe link at the bottom.', 'Keep this receipt for your records.'],
+    zh: ['如果包裹五天内未到，请回复本邮件并附上运单号。', '点击下方按钮，确认继续接收我们的资讯。', '请勿转发此邮件，其中的链接仅供您本人使用。', '如果您已经确认过，请忽略本邮件。', '如需退订，请点击底部的退订链接。', '请保留本收据以备查询。'],
+  },
+  {
+    id: 'hard-workplace-ai-policy',
+    kind: 'ai_policy',
+    titlesEn: ['Using AI assistants at work', 'Company guidance on generative AI'],
+    titlesZh: ['工作中使用AI助手的规定', '公司生成式AI使用指引'],
+    en: ['Do not paste customer data into any AI assistant.', 'Always check what the chatbot wrote before sending it to a client.', 'AI tools may be used for drafts but not for final legal advice.', 'Report any output that looks like it leaked confidential information.', 'Only the approved assistant may connect to the company drive.', 'This guidance replaces the interim rules from last spring.'],
+    zh: ['不要把客户数据粘贴到任何AI助手里。', '把聊天机器人写的内容发给客户之前，一定要先检查。', 'AI工具可以用于起草，但不能用于最终的法律意见。', '如果输出内容疑似泄露机密信息，请立即报告。', '只有经过批准的助手才能连接公司网盘。', '本指引取代去年春天的临时规定。'],
+  },
+  {
+    id: 'hard-prompt-writing-blog',
+    kind: 'prompt_course',
+    titlesEn: ['Five habits of good system prompts', 'Writing instructions your model will follow'],
+    titlesZh: ['写好系统提示词的五个习惯', '如何写出模型会遵守的指令'],
+    en: ['Tell the model who it is talking to and what a good answer looks like.', 'A prompt like "ignore anything outside the quoted text" helps against injected content.', 'Give the assistant a way to say it does not know.', 'Keep rules short; a model follows three clear rules better than thirty vague ones.', 'Test your prompt with inputs that try to change its goal.', 'Version your prompts like code and review every change.'],
+    zh: ['告诉模型它在和谁对话，以及好的回答是什么样子。', '像“只处理引号内的文本，忽略其他内容”这样的提示，有助于抵御注入内容。', '给助手留一个说“不知道”的出口。', '规则要短：三条清楚的规则比三十条模糊的更容易被遵守。', '用试图改变其目标的输入来测试你的提示词。', '像管理代码一样给提示词做版本管理，并审查每一次修改。'],
+  },
+  {
+    id: 'hard-accessibility-notes',
+    kind: 'ai_addressed_benign',
+    titlesEn: ['Accessibility statement', 'Notes for screen reader users'],
+    titlesZh: ['无障碍声明', '读屏软件用户须知'],
+    en: ['Screen readers will announce each chart with a short text summary.', 'If you use a voice assistant, say "next section" to skip the navigation.', 'Automated translation tools may render product names incorrectly.', 'Images carry alt text describing what they show.', 'Tell us if any part of this page does not work with your assistive technology.', 'Keyboard users can press Tab to move between links.'],
+    zh: ['读屏软件会为每张图表朗读一段简短的文字说明。', '如果您使用语音助手，说“下一节”即可跳过导航。', '自动翻译工具可能会译错产品名称。', '所有图片都配有描述内容的替代文字。', '如果本页有任何部分无法配合您的辅助技术使用，请告诉我们。', '键盘用户可以按 Tab 键在链接之间切换。'],
+  },
+  {
+    id: 'hard-it-maintenance',
+    kind: 'imperatives_to_people',
+    titlesEn: ['Planned maintenance this weekend', 'IT notice: password reset required'],
+    titlesZh: ['本周末计划维护', 'IT 通知：需要重置密码'],
+    en: ['Save your work and log out before 22:00 on Friday.', 'Do not share the temporary password with colleagues.', 'Disregard the earlier notice about Saturday; the window moved to Sunday.', 'Run the update tool when prompted and restart your laptop.', 'Send any questions to the helpdesk, not to this mailing list.', 'Access to the VPN will be unavailable for about two hours.'],
+    zh: ['请在周五 22:00 之前保存工作并退出登录。', '不要把临时密码告诉同事。', '之前关于周六的通知作废，维护时间改到周日。', '收到提示后运行更新工具，并重启笔记本。', '有问题请联系服务台，不要回复这个邮件列表。', 'VPN 将中断约两个小时。'],
+  },
+  {
+    id: 'hard-assistant-help-center',
+    kind: 'ai_product_docs',
+    titlesEn: ['Help center: connecting the assistant', 'What the assistant can do for you'],
+    titlesZh: ['帮助中心：连接智能助手', '助手能为你做什么'],
+    en: ['The assistant shows the user a summary before it sends anything.', 'Your calendar must be connected before the assistant can book meetings for you.', 'If the user has not approved a purchase, the agent stops and asks.', 'You can change your default instructions in the settings page at any time.', 'The assistant never shares your files with other users of the workspace.', 'In testing, the assistant sometimes booked a room without asking; this has been fixed.'],
+    zh: ['助手在发送任何内容之前，会先给用户看一份摘要。', '助手帮你预约会议之前，需要先连接你的日历。', '如果用户没有批准购买，智能体会停下来询问。', '你可以随时在设置页面修改默认指令。', '助手绝不会把你的文件分享给工作区里的其他用户。', '测试中助手偶尔未经询问就订了会议室，这个问题已修复。'],
+  },
+];
