@@ -5,12 +5,13 @@
  */
 import { loadConfig, type SkryaConfig } from './config.ts';
 import { isSkryaError } from './errors.ts';
-import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from './kafka.ts';
+import { createKafka, createRegistry, createTopics, namingFrom, registryEndpoint, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type MessageMetrics, type SkillMetrics } from './metrics.ts';
 import { createSerde, type Serde } from './serde.ts';
 import type { Registry } from 'prom-client';
 import { TOPIC_NAMES, type TopicNaming } from '../topics/topics.ts';
+import { topicLayout } from '../topics/topic-plan.ts';
 
 export interface Pipeline {
   config: SkryaConfig;
@@ -59,13 +60,13 @@ export async function connectPipeline(options: ConnectOptions = {}): Promise<Pip
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await createTopics(admin, naming);
+    await createTopics(admin, naming, topicLayout(config));
   } finally {
     await admin.disconnect();
   }
   const registryClient = createRegistry(config);
   const serde = await whileRegistryUnavailable(
-    () => createSerde({ registry: registryClient, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES }),
+    () => createSerde({ registry: registryClient, registryUrl: config.SKRYA_REGISTRY_URL, registryAuthHeaders: registryEndpoint(config).headers, naming, topics: TOPIC_NAMES }),
     options.registryWaitMs ?? 0,
     logger,
   );
