@@ -1,5 +1,5 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
-import { ConfigResourceTypes, ConfigSource, Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
+import kafkajs, { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { brokerList, type SkryaConfig } from './config.ts';
 import { connectionSettings, kafkaSecurityOptions, registryAuthHeaders } from './connection.ts';
@@ -8,6 +8,9 @@ import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '..
 import { planTopics, type ExistingTopic, type TopicLayout, type TopicPlanStep } from '../topics/topic-plan.ts';
 
 export type { Kafka };
+
+// kafkajs builds these exports in a way Node's CommonJS export detection cannot see: read them off the module.
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ConfigResourceTypes, ConfigSource, ResourcePatternTypes } = kafkajs;
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -147,4 +150,23 @@ export async function createTopics(admin: Admin, naming: TopicNaming, layout: To
   if (missing.length === 0) return [];
   const created = await applyTopicPlan(admin, planTopics(layout, naming, new Map(), missing), { addPartitions: false });
   return created.map((step) => step.topic);
+}
+
+/**
+ * Lets `principal` (e.g. `User:skrya`) do everything on every topic, consumer group and
+ * transactional id: what the local cluster grants the services' user. A real cluster grants less,
+ * per prefix; `skrya doctor` shows what is missing.
+ */
+export async function allowEverything(admin: Admin, principal: string): Promise<void> {
+  await admin.createAcls({
+    acl: [AclResourceTypes.TOPIC, AclResourceTypes.GROUP, AclResourceTypes.TRANSACTIONAL_ID].map((resourceType) => ({
+      resourceType,
+      resourceName: '*',
+      resourcePatternType: ResourcePatternTypes.LITERAL,
+      principal,
+      host: '*',
+      operation: AclOperationTypes.ALL,
+      permissionType: AclPermissionTypes.ALLOW,
+    })),
+  });
 }
