@@ -36,7 +36,8 @@ function quietKafkajsNegativeTimeouts(): void {
   process.emitWarning = filtered;
 }
 
-export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya'): Kafka {
+/** `retries` bounds how often a failing request is tried again (10 for services; a diagnosis wants an answer soon). */
+export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya', options: { retries?: number } = {}): Kafka {
   quietKafkajsNegativeTimeouts();
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   return new Kafka({
@@ -49,7 +50,7 @@ export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skr
       const { message, ...extra } = log;
       kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker }, message);
     },
-    retry: { initialRetryTime: 300, retries: 10, maxRetryTime: 10_000 },
+    retry: { initialRetryTime: 300, retries: options.retries ?? 10, maxRetryTime: 10_000 },
   });
 }
 
