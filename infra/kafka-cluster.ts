@@ -85,6 +85,11 @@ function ensureCredentials(settings: ClusterSettings): Record<ClusterUser, strin
   return passwords;
 }
 
+/** `set -a; . <file>` gives a shell the settings to use the cluster as `skrya`. */
+export function clientEnvFile(settings: ClusterSettings): string {
+  return path.join(settings.stateDir, 'client.env');
+}
+
 export function clusterTls(settings: ClusterSettings): TlsMaterial {
   return ensureTlsMaterial(path.join(settings.stateDir, 'tls'));
 }
@@ -273,7 +278,9 @@ export async function startCluster(settings: ClusterSettings, report: Report = (
   } finally {
     await admin.disconnect();
   }
-  report(`cluster of ${settings.brokers} brokers up: ${clusterBrokers(settings)}`);
+  const env = Object.entries(clusterClientEnv(settings)).map(([name, value]) => `${name}=${value}`).join('\n');
+  fs.writeFileSync(clientEnvFile(settings), `# Skrya's settings for this cluster as user skrya (the password is read from its file)\n${env}\n`);
+  report(`cluster of ${settings.brokers} brokers up: ${clusterBrokers(settings)}; client settings in ${clientEnvFile(settings)}`);
 }
 
 /** kill -9 one node: no shutdown, nothing flushed (for fault tests). */
@@ -295,8 +302,9 @@ export async function stopNode(settings: ClusterSettings, node: number, report: 
   fs.rmSync(nodePidFile(settings, node), { force: true });
 }
 
+/** Stops every node that has a state folder, however many `up` started. */
 export async function stopCluster(settings: ClusterSettings, report: Report = () => {}): Promise<void> {
-  await Promise.all(nodeIds(settings).map((node) => stopNode(settings, node, report)));
+  await Promise.all(existingNodes(settings).map((node) => stopNode(settings, node, report)));
 }
 
 /** Nodes with a state folder (the cluster `stack up --brokers N` made), whether running or not. */

@@ -36,6 +36,10 @@ export interface KillCampaignOptions {
   /** Bound for a restarted service to join its group. */
   readyTimeoutMs?: number;
   report?: (line: string) => void;
+  /** More env for the service processes (a secured cluster's connection settings). */
+  extraEnv?: Record<string, string>;
+  /** Runs after each publishing step and its service kills (a broker fault schedule). */
+  afterStep?: (index: number, steps: number) => Promise<void>;
 }
 
 export interface Kill {
@@ -72,7 +76,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     registryUrl: pipeline.config.SKRYA_REGISTRY_URL,
     prefix: pipeline.config.SKRYA_TOPIC_PREFIX,
     dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
-  });
+  }, options.extraEnv);
   const spawnOptions = { env, logDir: options.logDir, readyTimeoutMs: options.readyTimeoutMs ?? 60_000 };
   const running = new Map<string, ServiceProcess>(FILE_PATH_STAGES.map(({ service }) => [service, spawnService(service, spawnOptions)]));
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'fault-test' });
@@ -111,6 +115,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
         report(`kill -9 ${service} (pid ${victim.pid}) ${delayMs} ms after step ${index + 1}/${steps.length}, ${lagAtKill} input messages uncommitted`);
         running.set(service, spawnService(service, spawnOptions));
       }
+      await options.afterStep?.(index, steps.length);
     }
     const published = Date.now();
     report(`all ${steps.length} steps published after ${Math.round((published - started) / 1000)} s; settling`);
