@@ -51,6 +51,8 @@ export const configSchema = z.object({
   /** Size cap of a fetched or local document (feed, page, note), in bytes. */
   SKRYA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(MAX_DOCUMENT_BYTES_LIMIT).default(DEFAULT_MAX_DOCUMENT_BYTES),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Where /metrics and /healthz listen: loopback by default; 0.0.0.0 in a pod, so probes reach them. */
+  SKRYA_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // Connection security (runtime/connection.ts checks how they combine). Every secret can be given
   // directly or as a file (`<NAME>_FILE`, as container secrets are mounted); empty = not set.
   SKRYA_KAFKA_SECURITY_PROTOCOL: z.enum(['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL']).default('PLAINTEXT'),
