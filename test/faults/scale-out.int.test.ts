@@ -1,6 +1,6 @@
 /**
  * Scale-out past the table's 6 partitions: raw-results gets 12 (SKRYA_TOPIC_PARTITIONS), and 8
- * scorer processes join one group beside a collector and a sink. Every scorer is given partitions
+ * scorer processes join one group beside a collector and two sinks sharing one data root. Every scorer is given partitions
  * and does part of the work (its own /metrics count of outcomes); then two scorers are killed with
  * SIGKILL mid-stream, the 6 left take over all 12 partitions, and every run still lands complete
  * with each item exactly once. Each instance's outcome count is reported (bench material).
@@ -51,10 +51,10 @@ async function scorerOutcomes(port: number): Promise<number> {
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-/** The scorer group's members and the raw-results partitions each one holds. */
-async function scorerAssignments(admin: ReturnType<Harness['pipeline']['kafka']['admin']>): Promise<number[][]> {
-  const group = consumerGroup(harness.pipeline.naming, 'scorer');
-  const topic = physicalTopic(harness.pipeline.naming, 'raw-results');
+/** A group's members and the partitions of its input each one holds (none while it rebalances). */
+async function assignments(admin: ReturnType<Harness['pipeline']['kafka']['admin']>, service: 'scorer' | 'sink' = 'scorer'): Promise<number[][]> {
+  const group = consumerGroup(harness.pipeline.naming, service);
+  const topic = physicalTopic(harness.pipeline.naming, service === 'scorer' ? 'raw-results' : 'ingest-normalized');
   const { groups } = await admin.describeGroups([group]);
   if (groups[0]?.state !== 'Stable') return [];
   return groups[0].members.map((member) => {
@@ -70,9 +70,17 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
     const ports: number[] = [];
     for (let index = 0; index < SCORERS; index += 1) {
       ports.push(await freePort());
-      processes.push(spawnService('scorer', { env: { ...env, SKRYA_METRICS_PORT: String(ports[index]) }, logDir: path.join(logDir, `scorer-${index}`), readyTimeoutMs: 180_000 }));
+      processes.push(spawnService('scorer', { env: { ...env, SKRYA_METRICS_PORT: String(ports[index]) }, logDir: path.join(logDir, `scorer-${index}`), readyTimeoutMs: 600_000 }));
     }
-    processes.push(spawnService('collector', { env, logDir, readyTimeoutMs: 180_000 }), spawnService('sink', { env, logDir, readyTimeoutMs: 180_000 }));
+    // Two sinks on one data root, as sinks on several machines sharing a volume: each topic's files
+    // are written only by the sink that holds its partition, so a tenant's files stay whole.
+    processes.push(
+      spawnService('collector', { env, logDir, readyTimeoutMs: 600_000 }),
+      spawnService('sink', { env, logDir: path.join(logDir, 'sink-0'), readyTimeoutMs: 600_000 }),
+      spawnService('sink', { env, logDir: path.join(logDir, 'sink-1'), readyTimeoutMs: 600_000 }),
+    );
+    // Ten Node processes loading the scorer on two shared cores can take minutes to join: the bound
+    // above is a guard against a hang, the wait itself is on each process's ready line.
     await Promise.all(processes.map((process) => process.ready));
     const scorers = processes.slice(0, SCORERS);
 
@@ -82,10 +90,15 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
     try {
       // Every member holds partitions: 12 over 8 is 1 or 2 each, all 12 held.
       const shared = await waitUntil('8 scorers sharing 12 partitions', async () => {
-        const members = await scorerAssignments(admin);
+        const members = await assignments(admin);
         return members.length === SCORERS && members.every((partitions) => partitions.length > 0) ? members : null;
       }, 120_000, { intervalMs: 500, failIf: () => anyExited(processes) });
       expect(shared.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: PARTITIONS }, (_unused, index) => index));
+      const sinks = await waitUntil('2 sinks sharing ingest-normalized', async () => {
+        const members = await assignments(admin, 'sink');
+        return members.length === 2 && members.every((partitions) => partitions.length > 0) ? members : null;
+      }, 120_000, { intervalMs: 500, failIf: () => anyExited(processes) });
+      expect(sinks.flat()).toHaveLength(6);
 
       // 48 topics: their keys reach every one of the 12 partitions, so every scorer gets runs.
       const runs = planWorkload({ tenant: 'acme', topics: 48, runsPerTopic: 2, responsesPerRun: 2, itemsPerResponse: 3, label: 'scale' });
@@ -107,7 +120,7 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
       await publishing;
       const survivors = processes.filter((process) => !process.hasExited());
       const takenOver = await waitUntil('6 scorers holding all 12 partitions', async () => {
-        const members = await scorerAssignments(admin);
+        const members = await assignments(admin);
         return members.length === SCORERS - 2 ? members : null;
       }, 120_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
       expect(takenOver.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: PARTITIONS }, (_unused, index) => index));
@@ -132,5 +145,5 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
     }
     for (const process of processes.filter((candidate) => !candidate.hasExited())) expect(await process.stop(60_000)).toBe(0);
     fs.rmSync(logDir, { recursive: true, force: true });
-  }, 900_000);
+  }, 1_800_000);
 });
