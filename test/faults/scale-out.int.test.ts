@@ -92,12 +92,12 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
       const shared = await waitUntil('8 scorers sharing 12 partitions', async () => {
         const members = await assignments(admin);
         return members.length === SCORERS && members.every((partitions) => partitions.length > 0) ? members : null;
-      }, 120_000, { intervalMs: 500, failIf: () => anyExited(processes) });
+      }, 300_000, { intervalMs: 500, failIf: () => anyExited(processes) });
       expect(shared.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: PARTITIONS }, (_unused, index) => index));
       const sinks = await waitUntil('2 sinks sharing ingest-normalized', async () => {
         const members = await assignments(admin, 'sink');
         return members.length === 2 && members.every((partitions) => partitions.length > 0) ? members : null;
-      }, 120_000, { intervalMs: 500, failIf: () => anyExited(processes) });
+      }, 300_000, { intervalMs: 500, failIf: () => anyExited(processes) });
       expect(sinks.flat()).toHaveLength(6);
 
       // 48 topics: their keys reach every one of the 12 partitions, so every scorer gets runs.
@@ -122,7 +122,7 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
       const takenOver = await waitUntil('6 scorers holding all 12 partitions', async () => {
         const members = await assignments(admin);
         return members.length === SCORERS - 2 ? members : null;
-      }, 120_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
+      }, 300_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
       expect(takenOver.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: PARTITIONS }, (_unused, index) => index));
 
       await waitUntil('every stage to commit its whole input', async () => {
@@ -130,7 +130,7 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
           if ((await groupLag(admin, pipeline.naming, service, input)) !== 0) return false;
         }
         return true;
-      }, 240_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
+      }, 300_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
       const after = await Promise.all(ports.slice(2).map(scorerOutcomes));
       process.stderr.write(`[scale-out] outcomes per scorer, first half (${firstHalfSeconds.toFixed(1)} s): ${before.join(' ')}; survivors at the end: ${after.join(' ')}\n`);
 
