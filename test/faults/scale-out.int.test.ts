@@ -136,7 +136,8 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
       });
       process.stderr.write(`[scale-out] uncommitted input at the end: ${JSON.stringify(lags)}\n`);
       const after = await Promise.all(ports.slice(2).map(scorerOutcomes));
-      process.stderr.write(`[scale-out] outcomes per scorer, first half (${firstHalfSeconds.toFixed(1)} s): ${before.join(' ')}; survivors at the end: ${after.join(' ')}\n`);
+      const perSecond = before.map((count) => (count / firstHalfSeconds).toFixed(1));
+      process.stderr.write(`[scale-out] outcomes per scorer, first half (${firstHalfSeconds.toFixed(1)} s): ${before.join(' ')} (per second: ${perSecond.join(' ')}); survivors at the end: ${after.join(' ')}\n`);
 
       const verdict = judgeWorkload(harness.dataRoot, runs);
       expect(verdict.wrongRuns).toEqual([]);
