@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { SkryaError } from '../runtime/errors.ts';
 import type { SkryaConfig } from '../runtime/config.ts';
 
-const INFRA_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const INFRA_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REGISTRY_MIN_JAVA = 21;
 
 export interface StackPaths {
@@ -55,7 +55,7 @@ export interface ComponentStatus {
   log: string;
 }
 
-type Report = (line: string) => void;
+export type Report = (line: string) => void;
 
 function stackError(step: string, message: string, log?: string): SkryaError {
   const where = log ? ` (see ${log})` : '';
@@ -95,7 +95,7 @@ function readOwnedPid(settings: StackSettings, name: ComponentName): number | nu
 
 // ---------- ports and health ----------
 
-function portAcceptsConnections(port: number, timeoutMs = 500): Promise<boolean> {
+export function portAcceptsConnections(port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     const done = (open: boolean) => {
@@ -128,7 +128,7 @@ async function registryHealthy(settings: StackSettings): Promise<boolean> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, alive: () => boolean): Promise<'ok' | 'timeout' | 'exited'> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, alive: () => boolean): Promise<'ok' | 'timeout' | 'exited'> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return 'ok';
@@ -149,7 +149,7 @@ function javaMajorVersion(javaBinary: string): number | null {
   return major === 1 ? Number(match[2]) : major;
 }
 
-function requireCommand(command: string, args: string[], what: string): void {
+export function requireCommand(command: string, args: string[], what: string): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.error) throw stackError('prerequisites', `${what} is required but '${command}' was not found on PATH; install it (e.g. apt-get install ${command === 'mvn' ? 'maven' : 'openjdk-17-jre-headless'})`);
 }
@@ -184,7 +184,7 @@ export function kafkaLibDir(settings: StackSettings): string {
   return path.join(settings.cacheDir, `kafka-${settings.kafkaVersion}`, 'lib');
 }
 
-function ensureKafkaArtifacts(settings: StackSettings, report: Report): string {
+export function ensureKafkaArtifacts(settings: StackSettings, report: Report): string {
   const home = path.join(settings.cacheDir, `kafka-${settings.kafkaVersion}`);
   const complete = path.join(home, '.complete');
   const lib = kafkaLibDir(settings);
@@ -256,7 +256,7 @@ function spawnOwned(settings: StackSettings, name: ComponentName, java: string, 
   return child.pid;
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

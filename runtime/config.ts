@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SkryaError } from './errors.ts';
+import { connectionSettings } from './connection.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 
@@ -54,6 +55,36 @@ export const configSchema = z.object({
   SKRYA_UI_TOKEN: z.string().default(''),
   /** Tenant tokens for the operator view, `tenant=token,…`: each sees only its tenant. */
   SKRYA_UI_TENANT_TOKENS: z.string().default(''),
+  /** Where /metrics and /healthz listen: loopback by default; 0.0.0.0 in a pod, so probes reach them. */
+  SKRYA_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Connection security (runtime/connection.ts checks how they combine). Every secret can be given
+  // directly or as a file (`<NAME>_FILE`, as container secrets are mounted); empty = not set.
+  SKRYA_KAFKA_SECURITY_PROTOCOL: z.enum(['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL']).default('PLAINTEXT'),
+  /** PEM file of the CA(s) that signed the brokers' certificates; empty = the system's trusted CAs. */
+  SKRYA_KAFKA_TLS_CA_FILE: z.string().default(''),
+  /** PEM client certificate and private key, for brokers that authenticate clients by certificate (mTLS). */
+  SKRYA_KAFKA_TLS_CERT_FILE: z.string().default(''),
+  SKRYA_KAFKA_TLS_KEY_FILE: z.string().default(''),
+  SKRYA_KAFKA_SASL_MECHANISM: z.enum(['', 'plain', 'scram-sha-256', 'scram-sha-512']).default(''),
+  SKRYA_KAFKA_SASL_USERNAME: z.string().default(''),
+  SKRYA_KAFKA_SASL_PASSWORD: z.string().default(''),
+  SKRYA_KAFKA_SASL_PASSWORD_FILE: z.string().default(''),
+  /** Schema registry: basic auth (username + password) or a bearer token, not both. */
+  SKRYA_REGISTRY_USERNAME: z.string().default(''),
+  SKRYA_REGISTRY_PASSWORD: z.string().default(''),
+  SKRYA_REGISTRY_PASSWORD_FILE: z.string().default(''),
+  SKRYA_REGISTRY_TOKEN: z.string().default(''),
+  SKRYA_REGISTRY_TOKEN_FILE: z.string().default(''),
+  /**
+   * Topic layout (topics/topic-plan.ts). `local`: replication 1, min.insync.replicas 1 (one broker);
+   * `cluster`: replication 3, min.insync.replicas 2 (one broker may fail without losing a write).
+   */
+  SKRYA_TOPIC_PROFILE: z.enum(['local', 'cluster']).default('local'),
+  /** Overrides the profile's replication factor / min.insync.replicas; 0 = the profile's. */
+  SKRYA_TOPIC_REPLICATION_FACTOR: z.coerce.number().int().min(0).max(32).default(0),
+  SKRYA_TOPIC_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(0).max(32).default(0),
+  /** Partitions per topic, `raw-results=12,scored-results=12`; topics not named keep the table's count. */
+  SKRYA_TOPIC_PARTITIONS: z.string().default(''),
 });
 
 export type SkryaConfig = z.infer<typeof configSchema>;
@@ -64,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SkryaConfig {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new SkryaError('CONFIG_INVALID', `invalid environment configuration:\n${lines.join('\n')}`);
   }
+  // Connection settings that do not fit together, or files that cannot be read, fail at start.
+  connectionSettings(parsed.data);
   return parsed.data;
 }
 

@@ -18,6 +18,7 @@ import { createPublisher, createTransactionalPublisher, type Publisher, type Tra
 import { startService, type RunnerOptions, type RunningService } from './runner.ts';
 import type { Serde } from './serde.ts';
 import { followTopic, readCompactedTopic, readTimeRange, readTopicToEnd, type FollowedTopic, type StoredRecord } from './topic-readers.ts';
+import type { TopicLayout } from '../topics/topic-plan.ts';
 import { consumerGroup, physicalTopic, type TopicName, type TopicNaming, type TransactionalRole } from '../topics/topics.ts';
 
 export type StageRun<T extends TopicName> = Omit<RunnerOptions<T>, 'kafka' | 'serde' | 'naming'>;
@@ -52,13 +53,13 @@ export interface KafkaPort {
   redriveDeadLetters(letters: readonly StoredDeadLetter[], onRedriven: (letter: StoredDeadLetter, result: RedriveResult) => void | Promise<void>): Promise<void>;
   /** How far each service's consumer group is behind, per partition (admin reads only; no group is joined). */
   consumerLag(services: readonly string[]): Promise<Array<GroupLag & { service: string }>>;
-  /** Creates the table's topics that do not exist yet; returns the physical names it created. */
+  /** Creates the table's topics that do not exist yet, laid out as planned; returns the physical names it created. */
   ensureTopics(): Promise<string[]>;
   /** The physical name of a topic, for messages to people. */
   topicName(topic: TopicName): string;
 }
 
-export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: TopicNaming }): KafkaPort {
+export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: TopicNaming; layout: TopicLayout }): KafkaPort {
   const { kafka, serde, naming } = deps;
   return {
     naming,
@@ -80,7 +81,7 @@ export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: Topi
       const admin = kafka.admin();
       await admin.connect();
       try {
-        return await createTopics(admin, naming);
+        return await createTopics(admin, naming, deps.layout);
       } finally {
         await admin.disconnect();
       }

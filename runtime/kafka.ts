@@ -1,11 +1,16 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
-import { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
+import kafkajs, { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { brokerList, type SkryaConfig } from './config.ts';
+import { connectionSettings, kafkaSecurityOptions, registryAuthHeaders } from './connection.ts';
 import type { Logger } from './logger.ts';
-import { TOPICS, TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import { planTopics, type ExistingTopic, type TopicLayout, type TopicPlanStep } from '../topics/topic-plan.ts';
 
 export type { Kafka };
+
+// kafkajs builds these exports in a way Node's CommonJS export detection cannot see: read them off the module.
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ConfigResourceTypes, ConfigSource, ResourcePatternTypes } = kafkajs;
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -31,42 +36,138 @@ function quietKafkajsNegativeTimeouts(): void {
   process.emitWarning = filtered;
 }
 
-export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya'): Kafka {
+/** `retries` bounds how often a failing request is tried again (10 for services; a diagnosis wants an answer soon). */
+export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skrya', options: { retries?: number } = {}): Kafka {
   quietKafkajsNegativeTimeouts();
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,
     brokers: brokerList(config),
+    ...kafkaSecurityOptions(connectionSettings(config)),
     // kafkajs's own INFO lines are noise at our INFO level; its warnings and errors are not.
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log }: LogEntry) => {
       const { message, ...extra } = log;
       kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker }, message);
     },
-    retry: { initialRetryTime: 300, retries: 10, maxRetryTime: 10_000 },
+    retry: { initialRetryTime: 300, retries: options.retries ?? 10, maxRetryTime: 10_000 },
+  });
+}
+
+type RegistryMiddleware = NonNullable<ConstructorParameters<typeof SchemaRegistry>[0]['middlewares']>[number];
+
+/** Adds the configured Authorization header (basic or bearer) to every registry request. */
+function registryAuthMiddleware(headers: Record<string, string>): RegistryMiddleware {
+  return () => ({
+    prepareRequest: (next) => next().then((request) => request.enhance({ headers })),
   });
 }
 
 export function createRegistry(config: SkryaConfig): SchemaRegistry {
-  return new SchemaRegistry({ host: config.SKRYA_REGISTRY_URL, retry: { retries: 3 } });
+  const headers = registryAuthHeaders(connectionSettings(config));
+  const middlewares = Object.keys(headers).length > 0 ? [registryAuthMiddleware(headers)] : [];
+  return new SchemaRegistry({ host: config.SKRYA_REGISTRY_URL, retry: { retries: 3 }, middlewares });
+}
+
+/** The registry endpoint for the requests Skrya makes itself (compatibility rules): URL and auth headers. */
+export function registryEndpoint(config: SkryaConfig): { url: string; headers: Record<string, string> } {
+  return { url: config.SKRYA_REGISTRY_URL, headers: registryAuthHeaders(connectionSettings(config)) };
 }
 
 export function namingFrom(config: SkryaConfig): TopicNaming {
   return { prefix: config.SKRYA_TOPIC_PREFIX };
 }
 
+/** The topics among `topics` that exist, with partitions, replication factor and their topic-level configs. */
+export async function readExistingTopics(admin: Admin, topics: readonly string[]): Promise<Map<string, ExistingTopic>> {
+  const present = new Set(await admin.listTopics());
+  const wanted = topics.filter((topic) => present.has(topic));
+  const existing = new Map<string, ExistingTopic>();
+  if (wanted.length === 0) return existing;
+  const [metadata, described] = await Promise.all([
+    admin.fetchTopicMetadata({ topics: wanted }),
+    admin.describeConfigs({ includeSynonyms: false, resources: wanted.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })) }),
+  ]);
+  for (const topic of metadata.topics) {
+    const resource = described.resources.find((entry) => entry.resourceName === topic.name);
+    // Only what is set on the topic itself: a broker default can change under it.
+    const config = Object.fromEntries((resource?.configEntries ?? [])
+      .filter((entry) => entry.configSource === ConfigSource.TOPIC_CONFIG)
+      .map((entry) => [entry.configName, entry.configValue]));
+    const replicas = topic.partitions[0]?.replicas.length ?? 0;
+    existing.set(topic.name, { partitions: topic.partitions.length, replicationFactor: replicas, config });
+  }
+  return existing;
+}
+
+/** The plan for the table's topics on this cluster (nothing is changed). */
+export async function planTopicsOnCluster(admin: Admin, naming: TopicNaming, layout: TopicLayout, names: readonly TopicName[] = TOPIC_NAMES): Promise<TopicPlanStep[]> {
+  const existing = await readExistingTopics(admin, names.map((name) => physicalTopic(naming, name)));
+  return planTopics(layout, naming, existing, names);
+}
+
+/**
+ * Carries out the steps that change nothing already written: creations and config changes, and
+ * partition additions only when `addPartitions` says the operator has drained the pipeline.
+ * Returns the steps carried out.
+ */
+export async function applyTopicPlan(admin: Admin, steps: readonly TopicPlanStep[], options: { addPartitions: boolean }): Promise<TopicPlanStep[]> {
+  const creations = steps.filter((step) => step.action === 'create');
+  if (creations.length > 0) {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: creations.map((step): ITopicConfig => ({
+        topic: step.topic,
+        numPartitions: step.partitions,
+        replicationFactor: step.replicationFactor,
+        configEntries: Object.entries(step.config).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+  const alterations = steps.filter((step) => step.action === 'alter-config');
+  if (alterations.length > 0) {
+    // AlterConfigs replaces a topic's whole config (kafkajs has no incremental variant), so the step
+    // carries every topic-level config to keep: the operator's own ones and Skrya's.
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: alterations.map((step) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name: step.topic,
+        configEntries: Object.entries(step.config).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+  const additions = options.addPartitions ? steps.filter((step) => step.action === 'add-partitions') : [];
+  if (additions.length > 0) {
+    await admin.createPartitions({ validateOnly: false, topicPartitions: additions.map((step) => ({ topic: step.topic, count: step.to })) });
+  }
+  return [...creations, ...alterations, ...additions];
+}
+
 /** Creates every topic of the table that does not exist yet; returns the physical names it created. */
-export async function createTopics(admin: Admin, naming: TopicNaming, names: readonly TopicName[] = TOPIC_NAMES): Promise<string[]> {
+export async function createTopics(admin: Admin, naming: TopicNaming, layout: TopicLayout, names: readonly TopicName[] = TOPIC_NAMES): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
-  const missing: ITopicConfig[] = names
-    .filter((name) => !existing.has(physicalTopic(naming, name)))
-    .map((name) => ({
-      topic: physicalTopic(naming, name),
-      numPartitions: TOPICS[name].partitions,
-      replicationFactor: 1,
-      configEntries: Object.entries(TOPICS[name].config).map(([configName, value]) => ({ name: configName, value })),
-    }));
+  const missing = names.filter((name) => !existing.has(physicalTopic(naming, name)));
   if (missing.length === 0) return [];
-  await admin.createTopics({ topics: missing, waitForLeaders: true });
-  return missing.map((topic) => topic.topic);
+  const created = await applyTopicPlan(admin, planTopics(layout, naming, new Map(), missing), { addPartitions: false });
+  return created.map((step) => step.topic);
+}
+
+/**
+ * Lets `principal` (e.g. `User:skrya`) do everything on every topic, consumer group and
+ * transactional id: what the local cluster grants the services' user. A real cluster grants less,
+ * per prefix; `skrya doctor` shows what is missing.
+ */
+export async function allowEverything(admin: Admin, principal: string): Promise<void> {
+  await admin.createAcls({
+    acl: [AclResourceTypes.TOPIC, AclResourceTypes.GROUP, AclResourceTypes.TRANSACTIONAL_ID].map((resourceType) => ({
+      resourceType,
+      resourceName: '*',
+      resourcePatternType: ResourcePatternTypes.LITERAL,
+      principal,
+      host: '*',
+      operation: AclOperationTypes.ALL,
+      permissionType: AclPermissionTypes.ALLOW,
+    })),
+  });
 }

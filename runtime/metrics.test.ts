@@ -26,4 +26,16 @@ describe('metrics', () => {
       await server.close();
     }
   });
+
+  it('answers GET /healthz with 200 while healthy and 503 once not (liveness and readiness probes)', async () => {
+    let healthy = true;
+    const server = await startMetricsServer(createMetricsRegistry('scorer'), 0, '127.0.0.1', () => healthy);
+    try {
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      healthy = false;
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(503);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -56,11 +56,20 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Serves GET /metrics in the Prometheus text format; port 0 picks a free port. */
-export function startMetricsServer(registry: Registry, port: number, host = '127.0.0.1'): Promise<MetricsServer> {
+/**
+ * Serves GET /metrics in the Prometheus text format, and GET /healthz for liveness and readiness
+ * probes: 200 while `healthy()` says so, 503 otherwise. Port 0 picks a free port.
+ */
+export function startMetricsServer(registry: Registry, port: number, host = '127.0.0.1', healthy: () => boolean = () => true): Promise<MetricsServer> {
   const server = http.createServer((request, response) => {
-    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics\n');
+    const route = request.method === 'GET' ? request.url?.split('?')[0] : undefined;
+    if (route === '/healthz') {
+      const ok = healthy();
+      response.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'stopping or crashed\n');
+      return;
+    }
+    if (route !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics or GET /healthz\n');
       return;
     }
     registry.metrics().then(

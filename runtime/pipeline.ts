@@ -5,13 +5,14 @@
  */
 import { loadConfig, type SkryaConfig } from './config.ts';
 import { isSkryaError } from './errors.ts';
-import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from './kafka.ts';
+import { createKafka, createRegistry, createTopics, namingFrom, registryEndpoint, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type MessageMetrics, type SkillMetrics } from './metrics.ts';
 import { createKafkaPort, type KafkaPort } from './kafka-port.ts';
 import { createSerde } from './serde.ts';
 import type { Registry } from 'prom-client';
-import { TOPIC_NAMES } from '../topics/topics.ts';
+import { TOPIC_NAMES, type TopicNaming } from '../topics/topics.ts';
+import { topicLayout } from '../topics/topic-plan.ts';
 
 export interface Pipeline {
   config: SkryaConfig;
@@ -57,21 +58,22 @@ export async function connectPipeline(options: ConnectOptions = {}): Promise<Pip
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.SKRYA_LOG_LEVEL });
   const naming = namingFrom(config);
+  const layout = topicLayout(config);
   const kafka = createKafka(config, logger, options.clientId ?? 'skrya');
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await createTopics(admin, naming);
+    await createTopics(admin, naming, layout);
   } finally {
     await admin.disconnect();
   }
   const registryClient = createRegistry(config);
   const serde = await whileRegistryUnavailable(
-    () => createSerde({ registry: registryClient, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES }),
+    () => createSerde({ registry: registryClient, registryUrl: config.SKRYA_REGISTRY_URL, registryAuthHeaders: registryEndpoint(config).headers, naming, topics: TOPIC_NAMES }),
     options.registryWaitMs ?? 0,
     logger,
   );
   const registry = createMetricsRegistry(options.clientId ?? 'skrya', { collectProcessMetrics: true });
   const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry) };
-  return { config, logger, port: createKafkaPort({ kafka, serde, naming }), kafka, metrics, providerEnv: options.providerEnv ?? process.env };
+  return { config, logger, port: createKafkaPort({ kafka, serde, naming, layout }), kafka, metrics, providerEnv: options.providerEnv ?? process.env };
 }

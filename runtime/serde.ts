@@ -47,10 +47,10 @@ function contractIssues(error: z.ZodError): string {
   return error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
 }
 
-async function setSubjectCompatibility(registryUrl: string, subject: string): Promise<void> {
+async function setSubjectCompatibility(registryUrl: string, subject: string, authHeaders: Record<string, string>): Promise<void> {
   const response = await fetch(`${registryUrl}/config/${encodeURIComponent(subject)}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+    headers: { ...authHeaders, 'content-type': 'application/vnd.schemaregistry.v1+json' },
     body: JSON.stringify({ compatibility: SUBJECT_COMPATIBILITY }),
   });
   if (!response.ok) {
@@ -62,7 +62,14 @@ async function setSubjectCompatibility(registryUrl: string, subject: string): Pr
  * Registers each topic's value schema (idempotent: the same schema keeps its id) under
  * BACKWARD_TRANSITIVE, and returns a serde bound to those ids.
  */
-export async function createSerde(options: { registry: SchemaRegistry; registryUrl: string; naming: TopicNaming; topics: readonly TopicName[] }): Promise<Serde> {
+export async function createSerde(options: {
+  registry: SchemaRegistry;
+  registryUrl: string;
+  /** The registry's Authorization header, when it needs one (runtime/connection.ts). */
+  registryAuthHeaders?: Record<string, string>;
+  naming: TopicNaming;
+  topics: readonly TopicName[];
+}): Promise<Serde> {
   const { registry, registryUrl, naming } = options;
   const ids = new Map<TopicName, number>();
   // Parsed once: the reader type per topic, and a resolver per (topic, writer schema id).
@@ -73,7 +80,7 @@ export async function createSerde(options: { registry: SchemaRegistry; registryU
     const subject = valueSubject(naming, topic);
     const schema = JSON.stringify(TOPICS[topic].avro);
     try {
-      await setSubjectCompatibility(registryUrl, subject);
+      await setSubjectCompatibility(registryUrl, subject, options.registryAuthHeaders ?? {});
       // The client checks the subject's compatibility against ours; set just above, it is not written again.
       const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject, compatibility: SUBJECT_COMPATIBILITY as never, updateConfig: false });
       ids.set(topic, id);

@@ -59,13 +59,20 @@ export async function runStages(pipeline: Pipeline, names: readonly ServiceName[
     };
   }
 
+  const crashed = Promise.race(consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error }))));
+  // Healthy from here (every consumer has joined its group) until a stage crashes or stopping starts.
+  let healthy = true;
+  void crashed.then(() => {
+    healthy = false;
+  });
   let metrics: MetricsServer | null = null;
-  if (pipeline.config.SKRYA_METRICS_PORT > 0) metrics = await startMetricsServer(pipeline.metrics.registry, pipeline.config.SKRYA_METRICS_PORT);
+  if (pipeline.config.SKRYA_METRICS_PORT > 0) metrics = await startMetricsServer(pipeline.metrics.registry, pipeline.config.SKRYA_METRICS_PORT, pipeline.config.SKRYA_METRICS_HOST, () => healthy);
 
   return {
     metricsPort: metrics?.port ?? null,
-    crashed: Promise.race(consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error })))),
+    crashed,
     async stop() {
+      healthy = false;
       await stopMonitor();
       await Promise.all(consumers.map((service) => service.stop()));
       await metrics?.close();

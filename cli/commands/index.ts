@@ -13,6 +13,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'stack', summary: 'the local Kafka broker and schema registry, started from Maven Central artifacts without Docker', load: async () => (await import('./stack.ts')).registerStackCommand },
+  { name: 'doctor', summary: 'check that this configuration can run the pipeline on its cluster (connection, TLS, credentials, brokers, topics, groups, registry) and say what to fix', load: async () => (await import('./doctor.ts')).registerDoctorCommand },
   { name: 'topics', summary: 'the Kafka topics of the topic table (topics/topics.ts)', load: async () => (await import('./topics.ts')).registerTopicsCommand },
   { name: 'topic', summary: 'topics: the folders under <data-root>/<tenant>/topics/ that hold sources.json', load: async () => (await import('./topic.ts')).registerTopicCommand },
   { name: 'sources', summary: 'sources.json files', load: async () => (await import('./sources.ts')).registerSourcesCommand },

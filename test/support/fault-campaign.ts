@@ -36,6 +36,16 @@ export interface KillCampaignOptions {
   /** Bound for a restarted service to join its group. */
   readyTimeoutMs?: number;
   report?: (line: string) => void;
+  /** More env for the service processes (a secured cluster's connection settings). */
+  extraEnv?: Record<string, string>;
+  /** Runs after each publishing step and its service kills (a broker fault schedule). */
+  afterStep?: (index: number, steps: number) => Promise<void>;
+  /**
+   * `commits` (default): settled when every stage has committed its whole input. `files`: when every
+   * run file is exact and the scorer and sink have committed everything; the collector's last commit
+   * on a partition can trail its last closed run after group coordinators moved (broker faults).
+   */
+  settleOn?: 'commits' | 'files';
 }
 
 export interface Kill {
@@ -72,7 +82,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     registryUrl: pipeline.config.SKRYA_REGISTRY_URL,
     prefix: pipeline.config.SKRYA_TOPIC_PREFIX,
     dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
-  });
+  }, options.extraEnv);
   const spawnOptions = { env, logDir: options.logDir, readyTimeoutMs: options.readyTimeoutMs ?? 60_000 };
   const running = new Map<string, ServiceProcess>(FILE_PATH_STAGES.map(({ service }) => [service, spawnService(service, spawnOptions)]));
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'fault-test' });
@@ -111,19 +121,26 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
         report(`kill -9 ${service} (pid ${victim.pid}) ${delayMs} ms after step ${index + 1}/${steps.length}, ${lagAtKill} input messages uncommitted`);
         running.set(service, spawnService(service, spawnOptions));
       }
+      await options.afterStep?.(index, steps.length);
     }
     const published = Date.now();
     report(`all ${steps.length} steps published after ${Math.round((published - started) / 1000)} s; settling`);
 
     // Settled: in pipeline order, each group has committed all of its input. Checked in this order,
     // an upstream stage with nothing left means the downstream topic's end is final.
-    await waitUntil('every stage to commit its whole input', async () => {
-      for (const { service, input } of FILE_PATH_STAGES) if ((await groupLag(admin, pipeline.port.naming, service, input)) !== 0) return false;
+    const dataRoot = path.resolve(pipeline.config.SKRYA_DATA_ROOT);
+    const settleOnFiles = options.settleOn === 'files';
+    await waitUntil(settleOnFiles ? 'every run file exact, and the scorer and sink to commit their whole input' : 'every stage to commit its whole input', async () => {
+      if (settleOnFiles && judgeWorkload(dataRoot, runs).exact !== runs.length) return false;
+      for (const { service, input } of FILE_PATH_STAGES) {
+        if (settleOnFiles && service === 'collector') continue;
+        if ((await groupLag(admin, pipeline.port.naming, service, input)) !== 0) return false;
+      }
       return true;
     }, options.settleTimeoutMs, { intervalMs: 500, failIf: () => anyExited(running.values()) });
     const settled = Date.now();
 
-    const verdict = judgeWorkload(path.resolve(pipeline.config.SKRYA_DATA_ROOT), runs);
+    const verdict = judgeWorkload(dataRoot, runs);
     const plannedScored = runs.reduce((sum, run) => sum + run.urls.length + 1, 0);
     const [scored, batches, deadLetters] = await Promise.all([
       topicSize(admin, pipeline.port.naming, 'scored-results'),

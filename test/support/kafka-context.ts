@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../../runtime/logger.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from '../../runtime/kafka.ts';
 import { createSerde, type Serde } from '../../runtime/serde.ts';
 import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
+import { topicLayout } from '../../topics/topic-plan.ts';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 
 export interface KafkaTestContext {
@@ -42,7 +43,7 @@ export async function createKafkaTestContext(label: string, topics: readonly Top
   const kafka = createKafka(config, logger, `test-${label}`);
   const admin = kafka.admin();
   await admin.connect();
-  await createTopics(admin, naming, topics);
+  await createTopics(admin, naming, topicLayout(config), topics);
   const registry = createRegistry(config);
   const serde = await createSerde({ registry, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
   return {
