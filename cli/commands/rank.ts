@@ -214,6 +214,15 @@ export function parseRankOptions(raw: { intent?: string; query: string[]; boost?
   return { intent, queries, boostDomains, windowEnd };
 }
 
+/** The file's text chunk by chunk; a file that cannot be read is INVALID_INPUT (only read errors are caught here). */
+async function* fileChunks(file: string): AsyncGenerator<string> {
+  try {
+    for await (const chunk of createReadStream(file, { encoding: 'utf8' })) yield chunk as string;
+  } catch (error) {
+    throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
 async function writeRespectingBackpressure(chunk: string): Promise<void> {
   if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
@@ -230,12 +239,8 @@ export function registerRankCommand(program: Command): void {
     .option('--keep-dropped', 'also print the items validation dropped (after the ranked ones) as {"dropped": true, "reasons": […]} lines')
     .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean }) => {
       const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true, keepDropped: raw.keepDropped === true };
-      const input = createReadStream(raw.jsonl, { encoding: 'utf8' });
       // Dropped items are never ranked; each is named on stderr with its reasons, as the pipeline records them.
-      const { dropped } = await rankLines(streamLines(input), raw.jsonl, options, writeRespectingBackpressure).catch((error: unknown) => {
-        if (error instanceof SkryaError) throw error;
-        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      });
+      const { dropped } = await rankLines(streamLines(fileChunks(raw.jsonl)), raw.jsonl, options, writeRespectingBackpressure);
       for (const entry of dropped) process.stderr.write(`${describeDropped(entry, raw.jsonl)}\n`);
     });
 }
