@@ -11,7 +11,7 @@ import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type M
 import { createKafkaPort, type KafkaPort } from './kafka-port.ts';
 import { createSerde } from './serde.ts';
 import type { Registry } from 'prom-client';
-import { TOPIC_NAMES, type TopicNaming } from '../topics/topics.ts';
+import { TOPIC_NAMES } from '../topics/topics.ts';
 import { topicLayout } from '../topics/topic-plan.ts';
 
 export interface Pipeline {

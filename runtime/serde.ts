@@ -58,24 +58,13 @@ async function setSubjectCompatibility(registryUrl: string, subject: string, aut
   }
 }
 
-/**
- * Registers each topic's value schema (idempotent: the same schema keeps its id) under
- * BACKWARD_TRANSITIVE, and returns a serde bound to those ids.
- */
-export async function createSerde(options: {
-  registry: SchemaRegistry;
-  registryUrl: string;
-  /** The registry's Authorization header, when it needs one (runtime/connection.ts). */
-  registryAuthHeaders?: Record<string, string>;
-  naming: TopicNaming;
-  topics: readonly TopicName[];
-}): Promise<Serde> {
+type SerdeOptions = Parameters<typeof createSerde>[0];
+
+/** Registers each topic's value schema under the subject's compatibility rule; the ids and reader types. */
+async function registerSchemas(options: SerdeOptions): Promise<{ ids: Map<TopicName, number>; readers: Map<TopicName, avro.Type> }> {
   const { registry, registryUrl, naming } = options;
   const ids = new Map<TopicName, number>();
-  // Parsed once: the reader type per topic, and a resolver per (topic, writer schema id).
   const readers = new Map<TopicName, avro.Type>();
-  const resolvers = new Map<string, avro.Resolver | null>();
-  const writers = new Map<string, avro.Type>();
   for (const topic of options.topics) {
     const subject = valueSubject(naming, topic);
     const schema = JSON.stringify(TOPICS[topic].avro);
@@ -91,6 +80,26 @@ export async function createSerde(options: {
       throw new SkryaError(code, `registering ${subject} failed: ${describeError(error)}`, { cause: error });
     }
   }
+  return { ids, readers };
+}
+
+/**
+ * Registers each topic's value schema (idempotent: the same schema keeps its id) under
+ * BACKWARD_TRANSITIVE, and returns a serde bound to those ids.
+ */
+export async function createSerde(options: {
+  registry: SchemaRegistry;
+  registryUrl: string;
+  /** The registry's Authorization header, when it needs one (runtime/connection.ts). */
+  registryAuthHeaders?: Record<string, string>;
+  naming: TopicNaming;
+  topics: readonly TopicName[];
+}): Promise<Serde> {
+  const { registry } = options;
+  const { ids, readers } = await registerSchemas(options);
+  // Parsed once: a resolver per (topic, writer schema id).
+  const resolvers = new Map<string, avro.Resolver | null>();
+  const writers = new Map<string, avro.Type>();
 
   function schemaId(topic: TopicName): number {
     const id = ids.get(topic);
