@@ -162,7 +162,7 @@ function runFields(value: unknown): { tenant?: string; topicId?: string; runId?:
 }
 
 /** Headers on every message: tenant, topic id, run id, trace id, schema subject and id, producing stage. */
-function standardHeaders(options: { stage: string; naming: TopicNaming; serde: Serde; topic: TopicName; value: unknown; traceId?: string | undefined }): Record<string, string> {
+export function standardHeaders(options: { stage: string; naming: TopicNaming; serde: Serde; topic: TopicName; value: unknown; traceId?: string | undefined }): Record<string, string> {
   const fields = runFields(options.value);
   return {
     [HEADERS.traceId]: options.traceId ?? randomUUID(),

@@ -8,8 +8,10 @@ import type { Pipeline } from '../runtime/pipeline.ts';
 import { topicKey } from '../runtime/ids.ts';
 import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
 import { readCompactedTopic } from '../runtime/compacted-state.ts';
-import { createTransactionalPublisher, type RunningService } from '../runtime/runner.ts';
+import type { RunningService } from '../runtime/runner.ts';
+import { createCompactedWriter, startShardOwners } from '../runtime/shard-owners.ts';
 import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
+import { createDataTreeConfigs } from './monitor/data-tree-configs.ts';
 import { createMonitor } from './monitor/monitor.ts';
 
 export const SERVICE_NAMES = ['monitor', ...CONSUMER_SERVICES] as const;
@@ -35,29 +37,11 @@ export async function runStages(pipeline: Pipeline, names: readonly ServiceName[
   await Promise.all(consumers.map((service) => Promise.race([service.ready, service.crashed.then((error) => Promise.reject(error))])));
 
   let stopMonitor = async () => {};
+  let monitorCrashed: Promise<{ service: string; error: Error }> = new Promise(() => {});
   if (names.includes('monitor')) {
-    const publisher = await createTransactionalPublisher({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, stage: 'monitor', transactionalId: 'skrya-monitor' });
-    const monitor = createMonitor({
-      dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
-      logger: pipeline.logger.child({ service: 'monitor' }),
-      state: await readCompactedTopic({ kafka: pipeline.kafka, serde: pipeline.serde, naming: pipeline.naming, topic: 'monitor-state' }),
-      publish: (request, state) => {
-        const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
-        return publisher.publishAll([
-          { topic: 'retrieval-requests', key, value: request },
-          { topic: 'monitor-state', key, value: state },
-        ]);
-      },
-    });
-    let running: Promise<unknown> = monitor.tick(options.clock?.() ?? new Date());
-    const timer = setInterval(() => {
-      running = running.then(() => monitor.tick(options.clock?.() ?? new Date()));
-    }, options.monitorIntervalMs ?? 30_000);
-    stopMonitor = async () => {
-      clearInterval(timer);
-      await running;
-      await publisher.close();
-    };
+    const running = await startMonitor(pipeline, options);
+    stopMonitor = running.stop;
+    monitorCrashed = running.crashed.then((error) => ({ service: 'monitor', error }));
   }
 
   let metrics: MetricsServer | null = null;
@@ -65,11 +49,102 @@ export async function runStages(pipeline: Pipeline, names: readonly ServiceName[
 
   return {
     metricsPort: metrics?.port ?? null,
-    crashed: Promise.race(consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error })))),
+    crashed: Promise.race([monitorCrashed, ...consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error })))]),
     async stop() {
       await stopMonitor();
       await Promise.all(consumers.map((service) => service.stop()));
       await metrics?.close();
+    },
+  };
+}
+
+/**
+ * The monitor: publishes the data tree's topic configs and watches it (unless
+ * SKRYA_MONITOR_WATCH_DATA_ROOT=off), joins the monitor group over topic-configs, and fires the
+ * due topics of the shards it owns. It ticks when the earliest topic is due (at least every
+ * `monitorIntervalMs`), and at once when a shard is loaded or a config changes. Resolves once the
+ * first assignment is loaded and its due topics fired.
+ */
+async function startMonitor(pipeline: Pipeline, options: RunStagesOptions): Promise<{ stop(): Promise<void>; crashed: Promise<Error> }> {
+  const { kafka, serde, naming, config } = pipeline;
+  const logger = pipeline.logger.child({ service: 'monitor' });
+  const clock = options.clock ?? (() => new Date());
+  const maxIdleMs = options.monitorIntervalMs ?? 1_000;
+
+  let watcher: { close(): Promise<void> } | null = null;
+  const writer = config.SKRYA_MONITOR_WATCH_DATA_ROOT === 'on' ? await createCompactedWriter({ kafka, serde, naming, stage: 'monitor', topic: 'topic-configs' }) : null;
+  if (writer) {
+    const known = await readCompactedTopic({ kafka, serde, naming, topic: 'topic-configs' });
+    const tree = createDataTreeConfigs({
+      dataRoot: path.resolve(config.SKRYA_DATA_ROOT),
+      logger,
+      write: (changes) => writer.write(changes),
+      published: new Map([...known].map(([key, value]) => [key, value.content_sha256])),
+    });
+    await tree.syncAll();
+    watcher = tree.watch();
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const monitor = createMonitor({
+    logger,
+    publish: (shard, fired) => owners.publish(shard, fired.flatMap(({ request, state }) => {
+      const key = topicKey({ tenant: request.tenant, topicId: request.topic_id });
+      return [{ topic: 'retrieval-requests' as const, key, value: request }, { topic: 'monitor-state' as const, key, value: state }];
+    })),
+  });
+  /** Ticks now (after the tick in flight), then sleeps until the next topic is due. */
+  const tickSoon = (): Promise<unknown> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    ticking = ticking.then(async () => {
+      if (stopped) return;
+      await monitor.tick(clock());
+      if (stopped) return;
+      const next = monitor.nextDueAt();
+      const delay = next === null ? maxIdleMs : Math.max(0, Math.min(maxIdleMs, next - clock().getTime()));
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void tickSoon(), delay);
+    }).catch((error: unknown) => logger.error({ err: error }, 'monitor tick failed'));
+    return ticking;
+  };
+  const owners = await startShardOwners({
+    kafka,
+    serde,
+    naming,
+    logger,
+    service: 'monitor',
+    configTopic: 'topic-configs',
+    stateTopic: 'monitor-state',
+    sessionTimeoutMs: config.SKRYA_CONSUMER_SESSION_TIMEOUT_MS,
+    handlers: {
+      onAssignment: (shards) => monitor.assign(shards),
+      onConfig: (shard, key, value) => {
+        monitor.applyConfig(shard, key, value);
+        if (!timer) return;
+        // A changed config may be due at once; coalesce a burst of records into one tick.
+        clearTimeout(timer);
+        timer = setTimeout(() => void tickSoon(), 50);
+      },
+      onShardLoaded: (shard, state) => {
+        monitor.shardLoaded(shard, state);
+        void tickSoon();
+      },
+    },
+  });
+  await owners.ready;
+  await tickSoon();
+  return {
+    crashed: owners.crashed,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await watcher?.close();
+      await ticking;
+      await owners.stop();
+      await writer?.close();
     },
   };
 }
