@@ -13,7 +13,7 @@
  * re-read from the start on every assignment (the topic is compacted, so that is one record a key).
  */
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type Producer } from 'kafkajs';
 import { SkryaError, isSkryaError } from './errors.ts';
 import type { Kafka } from './kafka.ts';
 import type { Logger } from './logger.ts';
@@ -63,6 +63,12 @@ export interface ShardOwners {
   /** Resolves with the error when the consumer has died of a non-retriable error. */
   crashed: Promise<Error>;
   stop(): Promise<void>;
+}
+
+/** The shard (partition of a MONITOR_SHARDS-partition topic) a key lands on: murmur2, as every producer here partitions. */
+export function shardOfKey(key: string, shards: number): number {
+  const partitionMetadata = Array.from({ length: shards }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
+  return Partitioners.DefaultPartitioner()({ topic: 'shards', partitionMetadata, message: { key, value: null } });
 }
 
 /** Broker errors meaning a newer producer with the same transactional id exists. */
