@@ -14,7 +14,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createLogger } from '../runtime/logger.ts';
 import { createRandom } from '../services/learned/random.ts';
+import { createMonitor } from '../services/monitor/monitor.ts';
 import { serviceEnv, spawnService, type ServiceProcess } from '../test/support/fault-processes.ts';
 import { dueAfter, exactlyOnce, fleetConfigs, fleetKey, publishFleet, watchRequests, type Cadence, type ExactlyOnceVerdict, type FleetTopic, type RequestWatch } from '../test/support/fleet.ts';
 import { createBenchContext, type BenchContext } from './kafka-bench.ts';
@@ -33,6 +37,8 @@ export interface ProcessFigures {
   peakRssMb: number;
   rssMb: number;
   errorLines: number;
+  /** The distinct messages of those lines (at most five), to say what they were. */
+  errorMessages: string[];
 }
 
 export interface BurstFigures {
@@ -48,7 +54,8 @@ export interface BurstFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  idle: { seconds: number; cpuShareOfCore: number; cpuMsPerTick: number; ticks: number } | null;
+  /** CPU of the monitors with nothing due: in all, and of the busiest process. */
+  idle: { seconds: number; cpuShareOfCore: number; busiestProcessShare: number } | null;
   monitors: ProcessFigures[];
   kill: { committedAtKill: number; verdict: ExactlyOnceVerdict } | null;
 }
@@ -71,9 +78,13 @@ export interface SteadyFigures {
 
 export interface FleetFigures {
   size: FleetSize;
+  tickCosts: TickCosts;
   bursts: BurstFigures[];
   steady: SteadyFigures[];
 }
+
+// The heap a topic takes is read between full collections.
+v8.setFlagsFromString('--expose-gc');
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -89,12 +100,10 @@ function memoryMb(pid: number): { rssMb: number; peakRssMb: number } {
   return { rssMb: round(kb('VmRSS') / 1024, 1), peakRssMb: round(kb('VmHWM') / 1024, 1) };
 }
 
-function errorLines(log: string): number {
-  return log.split('\n').filter((line) => /"level":(50|60)\b/.test(line)).length;
-}
-
 function processFigures(monitor: ServiceProcess): ProcessFigures {
-  return { pid: monitor.pid, ...memoryMb(monitor.pid), errorLines: errorLines(monitor.log()) };
+  const lines = monitor.log().split('\n').filter((line) => /"level":(50|60)\b/.test(line));
+  const messages = new Set(lines.map((line) => /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120)));
+  return { pid: monitor.pid, ...memoryMb(monitor.pid), errorLines: lines.length, errorMessages: [...messages].slice(0, 5) };
 }
 
 interface Session {
@@ -186,24 +195,60 @@ function steadyTopics(size: FleetSize, now: number, seed: number): { topics: Fle
   return { topics, runsPerDay: Math.round(runsPerDay) };
 }
 
-/** Total CPU of the processes over `seconds` of nothing due, per tick (the monitor ticks every second when idle). */
+/** CPU the processes use over `seconds` with nothing due (timers, heartbeats, idle fetches). */
 async function measureIdle(monitors: readonly ServiceProcess[], seconds: number): Promise<NonNullable<BurstFigures['idle']>> {
   const alive = monitors.filter((monitor) => !monitor.hasExited());
   const before = alive.map((monitor) => cpuMs(monitor.pid));
   const started = performance.now();
   await sleep(seconds * 1000);
   const wallMs = performance.now() - started;
-  const used = alive.reduce((sum, monitor, index) => sum + cpuMs(monitor.pid) - before[index]!, 0);
-  const ticks = alive.length * Math.floor(wallMs / 1000);
-  return { seconds, cpuShareOfCore: round(used / wallMs, 4), cpuMsPerTick: round(used / Math.max(1, ticks), 2), ticks };
+  const used = alive.map((monitor, index) => cpuMs(monitor.pid) - before[index]!);
+  return { seconds, cpuShareOfCore: round(used.reduce((sum, ms) => sum + ms, 0) / wallMs, 4), busiestProcessShare: round(Math.max(...used) / wallMs, 4) };
+}
+
+export interface TickCosts {
+  topics: number;
+  /** A tick with nothing due, the topics loaded (median of many). */
+  idleTickMicros: number;
+  /** A tick with every topic due, per topic: building the request and the state (publishing left out). */
+  dueMicrosPerTopic: number;
+  /** JavaScript heap a loaded topic takes (config, schedule entry, state). */
+  heapBytesPerTopic: number;
+}
+
+/** The monitor's own work in this process, without Kafka: what a tick costs with nothing and with everything due. */
+export async function measureTickCosts(size: FleetSize): Promise<TickCosts> {
+  const at = Math.ceil((Date.now() + 2 * 60 * MINUTE) / MINUTE) * MINUTE;
+  const configs = fleetConfigs(burstTopics(size, at), new Date());
+  const collect = runInNewContext('gc') as () => void;
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let fired = 0;
+  const monitor = createMonitor({ logger: createLogger({ level: 'silent' }), publish: async (_shard, batch) => void (fired += batch.length) });
+  monitor.assign([0]);
+  for (const { key, value } of configs) monitor.applyConfig(0, key, value);
+  monitor.shardLoaded(0, new Map());
+  collect();
+  const heapBytesPerTopic = Math.round((process.memoryUsage().heapUsed - heapBefore) / configs.length);
+  const idle: number[] = [];
+  for (let repetition = 0; repetition < 200; repetition += 1) {
+    const started = performance.now();
+    await monitor.tick(new Date(at - MINUTE));
+    idle.push((performance.now() - started) * 1000);
+  }
+  const started = performance.now();
+  await monitor.tick(new Date(at));
+  const dueMicrosPerTopic = ((performance.now() - started) * 1000) / Math.max(1, fired);
+  if (fired !== configs.length) throw new Error(`tick costs: ${fired} of ${configs.length} topics fired`);
+  return { topics: configs.length, idleTickMicros: round(percentile(idle, 50), 1), dueMicrosPerTopic: round(dueMicrosPerTopic, 1), heapBytesPerTopic };
 }
 
 export async function benchFleetBurst(size: FleetSize, options: { processes: number; kill: boolean; idleSeconds: number; seed: number }): Promise<BurstFigures> {
   const count = size.tenants * size.topicsPerTenant;
   const session = await openSession(`fleet-${options.kill ? 'kill' : 'burst'}-${options.processes}`, options.processes);
   try {
-    // Publishing runs at roughly 10,000 configs/s here; the burst instant leaves room for it.
-    const at = Math.ceil((Date.now() + 20_000 + count * 0.4) / MINUTE) * MINUTE;
+    // The burst instant leaves room to publish the configs (1,000-2,000 a second on this loaded machine).
+    const at = Math.ceil((Date.now() + 30_000 + count * 1.2) / MINUTE) * MINUTE;
     const topics = burstTopics(size, at);
     const publishStarted = Date.now();
     await publishFleet(session.context.pipeline, fleetConfigs(topics, new Date(publishStarted)));
@@ -296,7 +341,7 @@ export async function benchFleetSteady(size: FleetSize, options: { processes: nu
 }
 
 export async function benchFleet(size: FleetSize, options: { processes: readonly number[]; steadySeconds: number; idleSeconds: number; seed: number }): Promise<FleetFigures> {
-  const figures: FleetFigures = { size, bursts: [], steady: [] };
+  const figures: FleetFigures = { size, tickCosts: await measureTickCosts(size), bursts: [], steady: [] };
   for (const processes of options.processes) {
     figures.bursts.push(await benchFleetBurst(size, { processes, kill: false, idleSeconds: options.idleSeconds, seed: options.seed }));
     figures.steady.push(await benchFleetSteady(size, { processes, windowSeconds: options.steadySeconds, seed: options.seed, soak: false }));

@@ -21,9 +21,8 @@ import { createScorer } from './scorer/handler.ts';
 import { createScorePool } from './scorer/score-pool.ts';
 import { createBatchSink } from './sink/batch-sink.ts';
 import { createRawSink } from './sink/raw-sink.ts';
+import type { ConsumerService } from './service-names.ts';
 
-export const CONSUMER_SERVICES = ['retriever', 'scorer', 'collector', 'sink', 'sink-raw'] as const;
-export type ConsumerService = (typeof CONSUMER_SERVICES)[number];
 
 export interface StageOptions {
   /** Runtime bindings of capabilities to external commands (retriever only). */

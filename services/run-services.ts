@@ -10,7 +10,8 @@ import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
 import { readCompactedTopic } from '../runtime/compacted-state.ts';
 import type { RunningService } from '../runtime/runner.ts';
 import { createCompactedWriter, startShardOwners } from '../runtime/shard-owners.ts';
-import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
+import type { StageOptions } from './catalog.ts';
+import { CONSUMER_SERVICES, type ConsumerService } from './service-names.ts';
 import { createDataTreeConfigs } from './monitor/data-tree-configs.ts';
 import { createMonitor } from './monitor/monitor.ts';
 
@@ -25,6 +26,7 @@ export interface RunningStages {
 }
 
 export interface RunStagesOptions extends StageOptions {
+  /** The longest the monitor sleeps between ticks (it wakes earlier when a topic is due or a config arrives). */
   monitorIntervalMs?: number;
   /** The monitor's clock (tests drive the schedule with it). */
   clock?: () => Date;
@@ -32,7 +34,10 @@ export interface RunStagesOptions extends StageOptions {
 
 export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: RunStagesOptions = {}): Promise<RunningStages> {
   const consumers: RunningService[] = [];
-  for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline, options));
+  const consumerNames = names.filter((name): name is ConsumerService => name !== 'monitor');
+  // Loaded only when a consumer stage runs: a monitor-only process stays small.
+  const { startConsumerService } = consumerNames.length > 0 ? await import('./catalog.ts') : { startConsumerService: null };
+  for (const name of consumerNames) consumers.push(await startConsumerService!(name, pipeline, options));
   // A consumer that dies before it joins its group never becomes ready: its error ends the wait.
   await Promise.all(consumers.map((service) => Promise.race([service.ready, service.crashed.then((error) => Promise.reject(error))])));
 
@@ -69,7 +74,9 @@ async function startMonitor(pipeline: Pipeline, options: RunStagesOptions): Prom
   const { kafka, serde, naming, config } = pipeline;
   const logger = pipeline.logger.child({ service: 'monitor' });
   const clock = options.clock ?? (() => new Date());
-  const maxIdleMs = options.monitorIntervalMs ?? 1_000;
+  // It wakes when the earliest topic is due, or when a shard or a config arrives; this bound only
+  // guards against the wall clock jumping (the old monitor's tick interval).
+  const maxIdleMs = options.monitorIntervalMs ?? 30_000;
 
   let watcher: { close(): Promise<void> } | null = null;
   const writer = config.SKRYA_MONITOR_WATCH_DATA_ROOT === 'on' ? await createCompactedWriter({ kafka, serde, naming, stage: 'monitor', topic: 'topic-configs' }) : null;

@@ -11,7 +11,7 @@ import { connectPipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/runner.ts';
 import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
 import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
-import { CONSUMER_SERVICES } from '../../services/catalog.ts';
+import { CONSUMER_SERVICES } from '../../services/service-names.ts';
 import { runStages } from '../../services/run-services.ts';
 import { LATEST_FILE } from '../../services/sink/batch-sink.ts';
 import { copyTopicFolder } from './topic.ts';
