@@ -98,7 +98,10 @@ export interface RequestWatch {
 export async function watchRequests(pipeline: Pipeline): Promise<RequestWatch> {
   const seen: SeenRequest[] = [];
   const waiters: Array<{ count: number; resolve: (reached: boolean) => void }> = [];
-  const consumer: Consumer = pipeline.kafka.consumer({ groupId: `${pipeline.naming.prefix}fleet-watch-${randomUUID()}`, readUncommitted: false, maxBytes: 32 * 1024 * 1024 });
+  // A long session: a busy bench process must not be evicted and re-read everything.
+  const consumer: Consumer = pipeline.kafka.consumer({ groupId: `${pipeline.naming.prefix}fleet-watch-${randomUUID()}`, readUncommitted: false, maxBytes: 32 * 1024 * 1024, sessionTimeout: 120_000, rebalanceTimeout: 120_000 });
+  // A record read again after a rejoin is the same record (partition and offset), not a second firing.
+  const records = new Set<string>();
   await consumer.connect();
   await consumer.subscribe({ topic: physicalTopic(pipeline.naming, 'retrieval-requests'), fromBeginning: true });
   const { promise: joined, resolve: resolveJoined } = Promise.withResolvers<void>();
@@ -108,7 +111,9 @@ export async function watchRequests(pipeline: Pipeline): Promise<RequestWatch> {
     eachBatch: async ({ batch }) => {
       const seenAt = Date.now();
       for (const message of batch.messages) {
-        if (!message.value) continue;
+        const record = `${batch.partition}:${message.offset}`;
+        if (!message.value || records.has(record)) continue;
+        records.add(record);
         const request: RetrievalRequest = await pipeline.serde.decode('retrieval-requests', message.value);
         seen.push({ key: `${request.tenant}/${request.topic_id}`, runId: request.run_id, since: request.time_window.since, until: request.time_window.until, seenAt });
       }
