@@ -114,11 +114,15 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function openSession(label: string, processes: number): Promise<Session> {
+/**
+ * `sessionTimeoutMs`: the monitor group's session. Clean runs use the default 45 s, so a starved
+ * monitor is not thrown out of the group mid-burst; the kill run uses 6 s so the takeover is quick.
+ */
+async function openSession(label: string, processes: number, sessionTimeoutMs: number): Promise<Session> {
   const context = await createBenchContext(label);
   const { config } = context.pipeline;
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-bench-${label}-logs-`));
-  const env = serviceEnv({ brokers: config.SKRYA_KAFKA_BROKERS, registryUrl: config.SKRYA_REGISTRY_URL, prefix: config.SKRYA_TOPIC_PREFIX, dataRoot: context.dataRoot }, { SKRYA_MONITOR_WATCH_DATA_ROOT: 'off' });
+  const env = serviceEnv({ brokers: config.SKRYA_KAFKA_BROKERS, registryUrl: config.SKRYA_REGISTRY_URL, prefix: config.SKRYA_TOPIC_PREFIX, dataRoot: context.dataRoot }, { SKRYA_MONITOR_WATCH_DATA_ROOT: 'off', SKRYA_CONSUMER_SESSION_TIMEOUT_MS: String(sessionTimeoutMs) });
   const monitors = Array.from({ length: processes }, (_, index) => spawnService('monitor', { env, logDir: path.join(logDir, `monitor-${index}`), readyTimeoutMs: 180_000 }));
   await Promise.all(monitors.map((monitor) => monitor.ready));
   const watch = await watchRequests(context.pipeline);
@@ -245,7 +249,7 @@ export async function measureTickCosts(size: FleetSize): Promise<TickCosts> {
 
 export async function benchFleetBurst(size: FleetSize, options: { processes: number; kill: boolean; idleSeconds: number; seed: number }): Promise<BurstFigures> {
   const count = size.tenants * size.topicsPerTenant;
-  const session = await openSession(`fleet-${options.kill ? 'kill' : 'burst'}-${options.processes}`, options.processes);
+  const session = await openSession(`fleet-${options.kill ? 'kill' : 'burst'}-${options.processes}`, options.processes, options.kill ? 6_000 : 45_000);
   try {
     // The burst instant leaves room to publish the configs (1,000-2,000 a second on this loaded machine).
     const at = Math.ceil((Date.now() + 30_000 + count * 1.2) / MINUTE) * MINUTE;
@@ -295,7 +299,7 @@ export async function benchFleetBurst(size: FleetSize, options: { processes: num
 
 export async function benchFleetSteady(size: FleetSize, options: { processes: number; windowSeconds: number; seed: number; soak: boolean }): Promise<SteadyFigures> {
   const count = size.tenants * size.topicsPerTenant;
-  const session = await openSession(`fleet-${options.soak ? 'soak' : 'steady'}-${options.processes}`, options.processes);
+  const session = await openSession(`fleet-${options.soak ? 'soak' : 'steady'}-${options.processes}`, options.processes, 45_000);
   try {
     const { topics, runsPerDay } = steadyTopics(size, Date.now(), options.seed);
     const cadences = new Map(topics.map((topic) => [topic.key, topic.cadence]));
