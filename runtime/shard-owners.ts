@@ -71,6 +71,25 @@ export function shardOfKey(key: string, shards: number): number {
   return Partitioners.DefaultPartitioner()({ topic: 'shards', partitionMetadata, message: { key, value: null } });
 }
 
+/**
+ * A shard's state is read from the state partition of the same number, so both topics must have
+ * as many partitions (a monitor-state topic made with one partition by an older Skrya must be
+ * recreated; see docs/fleet-scale.md).
+ */
+async function assertSameShards(kafka: Kafka, configTopic: string, stateTopic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const { topics } = await admin.fetchTopicMetadata({ topics: [configTopic, stateTopic] });
+    const counts = new Map(topics.map((topic) => [topic.name, topic.partitions.length]));
+    if (counts.get(configTopic) !== counts.get(stateTopic)) {
+      throw new SkryaError('CONFIG_INVALID', `${configTopic} has ${counts.get(configTopic)} partitions and ${stateTopic} ${counts.get(stateTopic)}: a shard's state must sit in its config's partition number; recreate ${stateTopic} with ${counts.get(configTopic)} partitions`);
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Broker errors meaning a newer producer with the same transactional id exists. */
 const FENCED_ERRORS = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
 
@@ -265,6 +284,7 @@ export async function startShardOwners<C extends TopicName, S extends TopicName>
     await heartbeat();
   }
 
+  await assertSameShards(kafka, configTopic, stateTopic);
   await consumer.connect();
   await consumer.subscribe({ topic: configTopic, fromBeginning: true });
   await consumer.run({ autoCommit: false, eachBatch });
