@@ -1,4 +1,5 @@
 /** The markdown table of one bench run: figure, aim, and whether the aim was met. */
+import type { BurstFigures, FleetFigures, SteadyFigures } from './fleet.ts';
 import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
 import type { LatencyFigures } from './latency.ts';
 import type { MachineInfo } from './measure.ts';
@@ -20,6 +21,8 @@ export interface BenchResults {
   pipeline?: PipelineFigures;
   latency?: LatencyFigures;
   replay?: ReplayFigures;
+  fleet?: FleetFigures;
+  fleetSoak?: SteadyFigures;
   /** A section that failed: its error, so the others still report. */
   errors: Record<string, string>;
 }
@@ -34,6 +37,9 @@ export const SCREEN_AIM_ITEMS_PER_SECOND = 5_000;
 export const HELP_AIM = { wallMs: 200, peakRssMb: 80 } as const;
 export const CLASSIFY_AIM_WALL_MS = 300;
 export const RANK_AIM = { wallMs: 3_000, peakRssMb: 400 } as const;
+
+/** The fleet aims of issue 19, for 100,000 topics across 1,000 tenants on this machine. */
+export const FLEET_AIMS = { burstSeconds: 60, steadyP99Ms: 5_000, idleCpuShare: 0.05, memoryMb: 500 } as const;
 
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
@@ -155,6 +161,8 @@ export function renderTable(results: BenchResults): string {
     ].filter(Boolean).join('; ');
     rows.push([`replay on its real path (Avro records → scorer → collector → sink files; the broker read left out), ${formatNumber(replay.rawItems)} raw items, ${formatNumber(replay.runs)} runs`, `${formatNumber(replay.itemsPerSecond)} items/s (CPU ${formatNumber(replay.cpuShare)} s/s); RSS ${memory}`, `≥ ${formatNumber(REPLAY_AIM_ITEMS_PER_SECOND)} items/s, RSS flat`, flat && fastEnough ? met(true) : `${met(false)} ${replayWhy}`]);
   }
+  if (results.fleet) rows.push(...fleetRows(results.fleet));
+  if (results.fleetSoak) rows.push(...steadyRows(results.fleetSoak));
   if (kernels) {
     for (const [name, avro] of Object.entries(kernels.avro)) {
       rows.push([`Avro ${name}, ${formatNumber(avro.bytes)} B`, `serde encode ${formatNumber(avro.serdeEncode.median)}/s, decode ${formatNumber(avro.serdeDecode.median)}/s; bare avsc encode ${formatNumber(avro.avscEncode.median)}/s, decode ${formatNumber(avro.avscDecode.median)}/s`, '', '']);
@@ -184,6 +192,51 @@ export function renderTable(results: BenchResults): string {
     '|---|---|---|---|',
   ];
   return [...header, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n') + '\n';
+}
+
+const monitorsText = (monitors: BurstFigures['monitors']) => monitors.map((monitor) => `${formatNumber(monitor.peakRssMb)} MB peak`).join(', ');
+const errorCount = (monitors: BurstFigures['monitors']) => monitors.reduce((sum, monitor) => sum + monitor.errorLines, 0);
+
+function burstRows(burst: BurstFigures): Row[] {
+  const who = `${burst.processes} monitor${burst.processes > 1 ? 's' : ''}, ${formatNumber(burst.topics)} topics`;
+  const late = burst.configsLateSeconds > 0 ? ` (configs still being published ${formatNumber(burst.configsLateSeconds)} s after the burst instant)` : '';
+  const rows: Row[] = [];
+  if (burst.scenario === 'burst-kill' && burst.kill) {
+    const { verdict, committedAtKill } = burst.kill;
+    const exact = verdict.firedOnce === verdict.expected && verdict.unexpected.length === 0;
+    rows.push([`fleet burst, ${who}, one SIGKILLed at ${formatNumber(committedAtKill)} committed`, `${formatNumber(verdict.firedOnce)}/${formatNumber(verdict.expected)} fired exactly once (${verdict.missing.length} missing, ${verdict.duplicated.length} twice, ${verdict.unexpected.length} unexpected); all emitted ${formatNumber(burst.allEmittedSeconds)} s after due, p99 ${formatNumber(burst.p99Ms)} ms`, 'exactly once', met(exact)]);
+    return rows;
+  }
+  rows.push([`fleet burst, ${who} due at once`, `all emitted ${formatNumber(burst.allEmittedSeconds)} s after due${late}; ${formatNumber(burst.requestsPerSecond)} requests/s; due → emitted p50 ${formatNumber(burst.p50Ms / 1000)} s, p99 ${formatNumber(burst.p99Ms / 1000)} s`, `≤ ${FLEET_AIMS.burstSeconds} s`, met(burst.allEmittedSeconds <= FLEET_AIMS.burstSeconds)]);
+  if (burst.idle) rows.push([`  idle, nothing due (${who})`, `${formatNumber(burst.idle.cpuShareOfCore * 100)} % of one core in all, the busiest process ${formatNumber(burst.idle.busiestProcessShare * 100)} % (${burst.idle.seconds} s)`, `≤ ${FLEET_AIMS.idleCpuShare * 100} % a process`, met(burst.idle.busiestProcessShare <= FLEET_AIMS.idleCpuShare)]);
+  const peak = Math.max(...burst.monitors.map((monitor) => monitor.peakRssMb));
+  rows.push([`  monitor memory (${who})`, monitorsText(burst.monitors), `≤ ${FLEET_AIMS.memoryMb} MB each`, met(peak <= FLEET_AIMS.memoryMb)]);
+  rows.push([`  error-level log lines (${who}, clean run)`, formatNumber(errorCount(burst.monitors)), '0', met(errorCount(burst.monitors) === 0)]);
+  return rows;
+}
+
+function steadyRows(steady: SteadyFigures): Row[] {
+  const who = `${steady.processes} monitor${steady.processes > 1 ? 's' : ''}, ${formatNumber(steady.topics)} topics at ${formatNumber(steady.configuredRunsPerDay)} runs/day`;
+  const memory = steady.rssMbByMinute.length > 1 ? `; RSS by minute ${steady.rssMbByMinute.map((mb) => formatNumber(mb)).join(', ')} MB` : '';
+  return [[
+    `fleet ${steady.scenario}, ${who}, ${formatNumber(steady.windowSeconds)} s`,
+    `${formatNumber(steady.firedInWindow)}/${formatNumber(steady.dueInWindow)} due fired; due → emitted p50 ${formatNumber(steady.p50Ms)} ms, p99 ${formatNumber(steady.p99Ms)} ms, max ${formatNumber(steady.maxMs)} ms; ${monitorsText(steady.monitors)}; ${formatNumber(errorCount(steady.monitors))} error lines${memory}`,
+    `p99 ≤ ${FLEET_AIMS.steadyP99Ms / 1000} s`,
+    met(steady.p99Ms <= FLEET_AIMS.steadyP99Ms && steady.firedInWindow >= steady.dueInWindow),
+  ]];
+}
+
+function fleetRows(fleet: FleetFigures): Row[] {
+  const costs = fleet.tickCosts;
+  const rows: Row[] = [[
+    `monitor tick, in-process, ${formatNumber(costs.topics)} topics loaded (no Kafka)`,
+    `nothing due: ${formatNumber(costs.idleTickMicros)} µs a tick (the file-reading monitor: about 0.46 ms a topic, ${formatNumber((costs.topics * 0.46) / 1000)} s); all due: ${formatNumber(costs.dueMicrosPerTopic)} µs a topic to build request + state; ${formatNumber(costs.heapBytesPerTopic)} B of heap a topic`,
+    'O(due), not O(topics)',
+    '',
+  ]];
+  for (const burst of fleet.bursts) rows.push(...burstRows(burst));
+  for (const steady of fleet.steady) rows.push(...steadyRows(steady));
+  return rows;
 }
 
 /** Flat: RSS at the end at most 25 % above RSS after the first quarter (once code and pools are warm). */

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SkryaError } from '../runtime/errors.ts';
+import { benchFleet, benchFleetSteady } from './fleet.ts';
 import { benchKernels } from './kernels.ts';
 import { benchLatency } from './latency.ts';
 import { machineInfo, round } from './measure.ts';
@@ -19,7 +20,9 @@ import { benchReplay } from './replay.ts';
 import { renderTable, type BenchResults } from './report.ts';
 import { benchCollectorAlone, benchScorerAlone, benchWholePipeline } from './stages.ts';
 
-const SECTIONS = ['cli', 'rank', 'kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay'] as const;
+const SECTIONS = ['cli', 'rank', 'kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay', 'fleet', 'fleet-soak'] as const;
+/** Sections that run only when named in --only (long, and heavy on a shared machine). */
+const ON_REQUEST: readonly Section[] = ['fleet', 'fleet-soak'];
 type Section = (typeof SECTIONS)[number];
 
 interface BenchOptions {
@@ -34,10 +37,15 @@ interface BenchOptions {
   cliRuns: number;
   rankLines: number;
   rankRuns: number;
+  fleetTenants: number;
+  fleetTopics: number;
+  fleetProcesses: number[];
+  fleetSteadySeconds: number;
+  fleetSoakMinutes: number;
 }
 
 const DEFAULTS: BenchOptions = {
-  only: [...SECTIONS],
+  only: SECTIONS.filter((section) => !ON_REQUEST.includes(section)),
   runs: 100,
   collectorCopies: 2,
   rates: [100, 250, 500, 1_000, 2_000],
@@ -46,7 +54,14 @@ const DEFAULTS: BenchOptions = {
   cliRuns: 7,
   rankLines: 100_000,
   rankRuns: 3,
+  // The issue's fleet: 100,000 topics across 1,000 tenants, on 1 and 3 monitor processes.
+  fleetTenants: 1_000,
+  fleetTopics: 100,
+  fleetProcesses: [1, 3],
+  fleetSteadySeconds: 120,
+  fleetSoakMinutes: 30,
 };
+const OPTION_NAMES = 'only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs, fleet-tenants, fleet-topics, fleet-processes, fleet-steady-seconds, fleet-soak-minutes';
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
@@ -58,7 +73,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const options = { ...DEFAULTS };
   for (const argument of argv) {
     const match = /^--([a-z-]+)=(.*)$/.exec(argument);
-    if (!match) throw new SkryaError('INVALID_INPUT', `unknown argument ${JSON.stringify(argument)}; use --name=value (only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs)`);
+    if (!match) throw new SkryaError('INVALID_INPUT', `unknown argument ${JSON.stringify(argument)}; use --name=value (${OPTION_NAMES})`);
     const [, name, value] = match as unknown as [string, string, string];
     switch (name) {
       case 'only': {
@@ -92,8 +107,23 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case 'rank-runs':
         options.rankRuns = positiveInteger(name, value);
         break;
+      case 'fleet-tenants':
+        options.fleetTenants = positiveInteger(name, value);
+        break;
+      case 'fleet-topics':
+        options.fleetTopics = positiveInteger(name, value);
+        break;
+      case 'fleet-processes':
+        options.fleetProcesses = value.split(',').map((count) => positiveInteger(name, count));
+        break;
+      case 'fleet-steady-seconds':
+        options.fleetSteadySeconds = positiveInteger(name, value);
+        break;
+      case 'fleet-soak-minutes':
+        options.fleetSoakMinutes = positiveInteger(name, value);
+        break;
       default:
-        throw new SkryaError('INVALID_INPUT', `unknown option --${name}; known: only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs`);
+        throw new SkryaError('INVALID_INPUT', `unknown option --${name}; known: ${OPTION_NAMES}`);
     }
   }
   return options;
@@ -108,6 +138,7 @@ async function main(): Promise<number> {
   const started = new Date();
   const startedMs = performance.now();
   const results: BenchResults = { startedAt: started.toISOString(), durationSeconds: 0, machine: machineInfo(), loadAverageAtEnd: [], options: { ...options }, errors: {} };
+  const fleetSize = { tenants: options.fleetTenants, topicsPerTenant: options.fleetTopics };
   const stageOptions = { runs: options.runs, responsesPerRun: 2, collectorCopies: options.collectorCopies };
 
   const sections: Record<Section, () => Promise<void>> = {
@@ -134,6 +165,12 @@ async function main(): Promise<number> {
     },
     replay: async () => {
       results.replay = await benchReplay({ rawItems: options.replayItems });
+    },
+    fleet: async () => {
+      results.fleet = await benchFleet(fleetSize, { processes: options.fleetProcesses, steadySeconds: options.fleetSteadySeconds, idleSeconds: 20, seed: 19 });
+    },
+    'fleet-soak': async () => {
+      results.fleetSoak = await benchFleetSteady(fleetSize, { processes: Math.max(...options.fleetProcesses), windowSeconds: options.fleetSoakMinutes * 60, seed: 19, soak: true });
     },
   };
 

@@ -50,6 +50,12 @@ export const configSchema = z.object({
   SKRYA_RETRIEVER_INSTANCES: z.coerce.number().int().min(1).max(64).default(1),
   /** Size cap of a fetched or local document (feed, page, note), in bytes. */
   SKRYA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(MAX_DOCUMENT_BYTES_LIMIT).default(DEFAULT_MAX_DOCUMENT_BYTES),
+  /**
+   * on: `skrya run monitor` publishes the data tree's topics to topic-configs and watches it for
+   * edits and deletes (the single-machine default). off: configs come only from `skrya topic apply`
+   * (a fleet, where monitors run on machines without the tree).
+   */
+  SKRYA_MONITOR_WATCH_DATA_ROOT: z.enum(['on', 'off']).default('on'),
   SKRYA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** The operator view's token (`skrya ui`): sees every tenant. Required when the view is bound beyond loopback. */
   SKRYA_UI_TOKEN: z.string().default(''),

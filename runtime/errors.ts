@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   STACK_FAILED: { retriable: false },
   SERVICE_CRASHED: { retriable: false },
   RUN_TIMEOUT: { retriable: false },
+  /** A newer owner of a monitor shard fenced this one (a rebalance or a zombie): it must stop firing that shard. */
+  SHARD_FENCED: { retriable: false },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -17,6 +17,7 @@ import { createTopics, type Kafka } from './kafka.ts';
 import { createPublisher, createTransactionalPublisher, type Publisher, type TransactionalPublisher } from './publishers.ts';
 import { startService, type RunnerOptions, type RunningService } from './runner.ts';
 import type { Serde } from './serde.ts';
+import { createCompactedWriter, startShardOwners, type CompactedWriter, type ShardOwners, type ShardOwnersOptions } from './shard-owners.ts';
 import { followTopic, readCompactedTopic, readTimeRange, readTopicToEnd, type FollowedTopic, type StoredRecord } from './topic-readers.ts';
 import type { TopicLayout } from '../topics/topic-plan.ts';
 import { consumerGroup, physicalTopic, type TopicName, type TopicNaming, type TransactionalRole } from '../topics/topics.ts';
@@ -53,6 +54,10 @@ export interface KafkaPort {
   redriveDeadLetters(letters: readonly StoredDeadLetter[], onRedriven: (letter: StoredDeadLetter, result: RedriveResult) => void | Promise<void>): Promise<void>;
   /** How far each service's consumer group is behind, per partition (admin reads only; no group is joined). */
   consumerLag(services: readonly string[]): Promise<Array<GroupLag & { service: string }>>;
+  /** Owns shards of a config topic as a consumer group, with one fenced transactional producer per shard (the monitor). */
+  shardOwners<C extends TopicName, S extends TopicName>(options: Omit<ShardOwnersOptions<C, S>, 'kafka' | 'serde' | 'naming'>): Promise<ShardOwners>;
+  /** Writes values and tombstones to a compacted topic (topic configs). */
+  compactedWriter<T extends TopicName>(stage: string, topic: T): Promise<CompactedWriter<T>>;
   /** Creates the table's topics that do not exist yet, laid out as planned; returns the physical names it created. */
   ensureTopics(): Promise<string[]>;
   /** The physical name of a topic, for messages to people. */
@@ -77,6 +82,8 @@ export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: Topi
       const groups = await readConsumerLag(kafka, services.map((service) => consumerGroup(naming, service)));
       return groups.map((group, index) => ({ ...group, service: services[index]! }));
     },
+    shardOwners: (options) => startShardOwners({ ...options, kafka, serde, naming }),
+    compactedWriter: (stage, topic) => createCompactedWriter({ kafka, serde, naming, stage, topic }),
     async ensureTopics() {
       const admin = kafka.admin();
       await admin.connect();

@@ -373,6 +373,24 @@ export const monitorStateAvro = {
   ],
 };
 
+export const topicConfigAvro = {
+  type: 'record',
+  name: 'TopicConfig',
+  namespace: NAMESPACE,
+  doc: "One topic's validated sources.json (compacted by <tenant>/<topic-id>; a tombstone deletes the topic).",
+  fields: [
+    { name: 'tenant', type: 'string' },
+    { name: 'topic_id', type: 'string' },
+    { name: 'sources_json', type: 'string' },
+    { name: 'content_sha256', type: 'string' },
+    { name: 'intent', ...nullableString },
+    { name: 'sub_queries', type: stringArray },
+    { name: 'expanded_for_year', type: 'int' },
+    { name: 'last_run_until', ...nullableString },
+    { name: 'published_at', type: 'string' },
+  ],
+};
+
 export const tenantUsageAvro = {
   type: 'record',
   name: 'TenantUsageClaim',

@@ -15,6 +15,7 @@ const FIXTURES: Array<[TopicName, string, unknown]> = [
   ['ingest-normalized', 'ingest batch', ingestBatchFixture()],
   ['dead-letters', 'dead letter', deadLetterFixture()],
   ['monitor-state', 'monitor state', { tenant: 'acme', topic_id: 'ai-browser', last_run_id: 'run-20260425t023000z-0a1b2c3d', last_window_since: '2026-04-24T00:00:00Z', last_window_until: '2026-04-25T00:00:00Z', fired_at: '2026-04-25T00:00:01Z' }],
+  ['topic-configs', 'topic config', { tenant: 'acme', topic_id: 'ai-browser', sources_json: '{"cadence":null,"recency_hours":24,"intent":null,"boost_domains":[],"sources":[]}', content_sha256: 'a'.repeat(64), intent: 'news', sub_queries: ['ai browser 2026'], expanded_for_year: 2026, last_run_until: null, published_at: '2026-04-25T00:00:01Z' }],
   ['tenant-usage', 'usage claim', { tenant: 'acme', day: '2026-04-25', run_id: 'run-20260425t023000z-0a1b2c3d', claimed_at: '2026-04-25T02:30:01Z' }],
 ];
 

@@ -250,6 +250,28 @@ export const monitorStateSchema = z.object({
 });
 export type MonitorState = z.infer<typeof monitorStateSchema>;
 
+/**
+ * One topic's validated configuration as published to the compacted topic-configs topic (keyed
+ * `<tenant>/<topic-id>`; a deleted topic is a tombstone). `sources_json` is the normalized
+ * sources.json (cadence, window, intent, enabled runtime-retrieval sources), so monitors never
+ * re-lint. The publisher also resolves the intent and its sub-queries once, for the UTC year
+ * `expanded_for_year` (the year enters status and news expansions), so a burst of due topics
+ * does not expand 100,000 queries.
+ */
+export const topicConfigSchema = z.object({
+  tenant: id,
+  topic_id: id,
+  sources_json: z.string().min(2),
+  content_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  intent: z.enum(INTENTS).nullable(),
+  sub_queries: z.array(z.string()),
+  expanded_for_year: z.number().int().min(1970).max(9999),
+  /** The end of the last run the data tree shows (latest-ingest.json), for a topic Kafka has no state of yet. */
+  last_run_until: isoDateTime.nullable(),
+  published_at: isoDateTime,
+});
+export type TopicConfig = z.infer<typeof topicConfigSchema>;
+
 /** A UTC calendar day, YYYY-MM-DD: the unit of a tenant's daily request quota. */
 export const utcDaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC day, YYYY-MM-DD');
 

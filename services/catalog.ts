@@ -16,9 +16,8 @@ import { builtinSkills } from '../domain/skills/builtin-skills.ts';
 import { createSkillRegistry } from '../domain/skills/registry.ts';
 import { createScorePool, createScorer } from './scorer/index.ts';
 import { createBatchSink, createRawSink } from './sink/index.ts';
+import type { ConsumerService } from './service-names.ts';
 
-export const CONSUMER_SERVICES = ['retriever', 'scorer', 'collector', 'sink', 'sink-raw'] as const;
-export type ConsumerService = (typeof CONSUMER_SERVICES)[number];
 
 export interface StageOptions {
   /** Runtime bindings of capabilities to external commands (retriever only). */

@@ -8,8 +8,9 @@ import type { Pipeline } from '../runtime/pipeline.ts';
 import { topicKeyOf } from '../domain/run/run.ts';
 import { startMetricsServer, type MetricsServer } from '../runtime/metrics.ts';
 import type { RunningService } from '../runtime/runner.ts';
-import { CONSUMER_SERVICES, startConsumerService, type ConsumerService, type StageOptions } from './catalog.ts';
-import { createMonitor } from './monitor/index.ts';
+import type { StageOptions } from './catalog.ts';
+import { CONSUMER_SERVICES, type ConsumerService } from './service-names.ts';
+import { createDataTreeConfigs, createMonitor } from './monitor/index.ts';
 
 export const SERVICE_NAMES = ['monitor', ...CONSUMER_SERVICES] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -22,6 +23,7 @@ export interface RunningStages {
 }
 
 export interface RunStagesOptions extends StageOptions {
+  /** The longest the monitor sleeps between ticks (it wakes earlier when a topic is due or a config arrives). */
   monitorIntervalMs?: number;
   /** The monitor's clock (tests drive the schedule with it). */
   clock?: () => Date;
@@ -29,53 +31,121 @@ export interface RunStagesOptions extends StageOptions {
 
 export async function runStages(pipeline: Pipeline, names: readonly ServiceName[], options: RunStagesOptions = {}): Promise<RunningStages> {
   const consumers: RunningService[] = [];
-  for (const name of names) if (name !== 'monitor') consumers.push(await startConsumerService(name as ConsumerService, pipeline, options));
+  const consumerNames = names.filter((name): name is ConsumerService => name !== 'monitor');
+  // Loaded only when a consumer stage runs: a monitor-only process stays small.
+  const { startConsumerService } = consumerNames.length > 0 ? await import('./catalog.ts') : { startConsumerService: null };
+  for (const name of consumerNames) consumers.push(await startConsumerService!(name, pipeline, options));
   // A consumer that dies before it joins its group never becomes ready: its error ends the wait.
   await Promise.all(consumers.map((service) => Promise.race([service.ready, service.crashed.then((error) => Promise.reject(error))])));
 
   let stopMonitor = async () => {};
+  let monitorCrashed: Promise<{ service: string; error: Error }> = new Promise(() => {});
   if (names.includes('monitor')) {
-    const publisher = await pipeline.port.transactionalPublisher('monitor', 'monitor');
-    const monitor = createMonitor({
-      dataRoot: path.resolve(pipeline.config.SKRYA_DATA_ROOT),
-      logger: pipeline.logger.child({ service: 'monitor' }),
-      state: await pipeline.port.readCompacted('monitor-state'),
-      publish: (request, state) => {
-        const key = topicKeyOf(request);
-        return publisher.publishAll([
-          { topic: 'retrieval-requests', key, value: request },
-          { topic: 'monitor-state', key, value: state },
-        ]);
-      },
-    });
-    let running: Promise<unknown> = monitor.tick(options.clock?.() ?? new Date());
-    const timer = setInterval(() => {
-      running = running.then(() => monitor.tick(options.clock?.() ?? new Date()));
-    }, options.monitorIntervalMs ?? 30_000);
-    stopMonitor = async () => {
-      clearInterval(timer);
-      await running;
-      await publisher.close();
-    };
+    const running = await startMonitor(pipeline, options);
+    stopMonitor = running.stop;
+    monitorCrashed = running.crashed.then((error) => ({ service: 'monitor', error }));
   }
 
-  const crashed = Promise.race(consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error }))));
-  // Healthy from here (every consumer has joined its group) until a stage crashes or stopping starts.
-  let healthy = true;
-  void crashed.then(() => {
-    healthy = false;
-  });
   let metrics: MetricsServer | null = null;
-  if (pipeline.config.SKRYA_METRICS_PORT > 0) metrics = await startMetricsServer(pipeline.metrics.registry, pipeline.config.SKRYA_METRICS_PORT, pipeline.config.SKRYA_METRICS_HOST, () => healthy);
+  if (pipeline.config.SKRYA_METRICS_PORT > 0) metrics = await startMetricsServer(pipeline.metrics.registry, pipeline.config.SKRYA_METRICS_PORT);
 
   return {
     metricsPort: metrics?.port ?? null,
-    crashed,
+    crashed: Promise.race([monitorCrashed, ...consumers.map((service) => service.crashed.then((error) => ({ service: service.service, error })))]),
     async stop() {
-      healthy = false;
       await stopMonitor();
       await Promise.all(consumers.map((service) => service.stop()));
       await metrics?.close();
+    },
+  };
+}
+
+/**
+ * The monitor: publishes the data tree's topic configs and watches it (unless
+ * SKRYA_MONITOR_WATCH_DATA_ROOT=off), joins the monitor group over topic-configs, and fires the
+ * due topics of the shards it owns. It ticks when the earliest topic is due (at least every
+ * `monitorIntervalMs`), and at once when a shard is loaded or a config changes. Resolves once the
+ * first assignment is loaded and its due topics fired.
+ */
+async function startMonitor(pipeline: Pipeline, options: RunStagesOptions): Promise<{ stop(): Promise<void>; crashed: Promise<Error> }> {
+  const { port, config } = pipeline;
+  const logger = pipeline.logger.child({ service: 'monitor' });
+  const clock = options.clock ?? (() => new Date());
+  // It wakes when the earliest topic is due, or when a shard or a config arrives; this bound only
+  // guards against the wall clock jumping (the old monitor's tick interval).
+  const maxIdleMs = options.monitorIntervalMs ?? 30_000;
+
+  let watcher: { close(): Promise<void> } | null = null;
+  const writer = config.SKRYA_MONITOR_WATCH_DATA_ROOT === 'on' ? await port.compactedWriter('monitor', 'topic-configs') : null;
+  if (writer) {
+    const known = await port.readCompacted('topic-configs');
+    const tree = createDataTreeConfigs({
+      dataRoot: path.resolve(config.SKRYA_DATA_ROOT),
+      logger,
+      write: (changes) => writer.write(changes),
+      published: new Map([...known].map(([key, value]) => [key, value.content_sha256])),
+    });
+    await tree.syncAll();
+    watcher = tree.watch();
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const monitor = createMonitor({
+    logger,
+    publish: (shard, fired) => owners.publish(shard, fired.flatMap(({ request, state }) => {
+      const key = topicKeyOf(request);
+      return [{ topic: 'retrieval-requests' as const, key, value: request }, { topic: 'monitor-state' as const, key, value: state }];
+    })),
+  });
+  /** Ticks now (after the tick in flight), then sleeps until the next topic is due. */
+  const tickSoon = (): Promise<unknown> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    ticking = ticking.then(async () => {
+      if (stopped) return;
+      await monitor.tick(clock());
+      if (stopped) return;
+      const next = monitor.nextDueAt();
+      const delay = next === null ? maxIdleMs : Math.max(0, Math.min(maxIdleMs, next - clock().getTime()));
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void tickSoon(), delay);
+    }).catch((error: unknown) => logger.error({ err: error }, 'monitor tick failed'));
+    return ticking;
+  };
+  const owners = await port.shardOwners({
+    logger,
+    service: 'monitor',
+    configTopic: 'topic-configs',
+    stateTopic: 'monitor-state',
+    sessionTimeoutMs: config.SKRYA_CONSUMER_SESSION_TIMEOUT_MS,
+    handlers: {
+      onAssignment: (shards) => monitor.assign(shards),
+      onConfig: (shard, key, value) => {
+        monitor.applyConfig(shard, key, value);
+        if (!timer) return;
+        // A changed config may be due at once; coalesce a burst of records into one tick.
+        clearTimeout(timer);
+        timer = setTimeout(() => void tickSoon(), 50);
+      },
+      onShardLoaded: (shard, state) => {
+        monitor.shardLoaded(shard, state);
+        void tickSoon();
+      },
+    },
+  });
+  await owners.ready;
+  await tickSoon();
+  return {
+    crashed: owners.crashed,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await watcher?.close();
+      await ticking;
+      await owners.stop();
+      await writer?.close();
     },
   };
 }

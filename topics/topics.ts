@@ -3,11 +3,19 @@
  * and dead-letter topic. Topic, subject and group names are made here and nowhere else.
  */
 import { randomBytes } from 'node:crypto';
-import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro, tenantUsageAvro } from '../schemas/avro.ts';
-import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema, tenantUsageSchema } from '../schemas/messages.ts';
+import { deadLetterAvro, ingestBatchAvro, monitorStateAvro, rawResultAvro, retrievalRequestAvro, scoredResultAvro, tenantUsageAvro, topicConfigAvro } from '../schemas/avro.ts';
+import { deadLetterSchema, ingestBatchSchema, monitorStateSchema, rawResultSchema, retrievalRequestSchema, scoredResultSchema, tenantUsageSchema, topicConfigSchema } from '../schemas/messages.ts';
 import type { z } from 'zod';
 
-export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters' | 'monitor-state' | 'tenant-usage';
+export type TopicName = 'retrieval-requests' | 'raw-results' | 'scored-results' | 'ingest-normalized' | 'dead-letters' | 'monitor-state' | 'tenant-usage' | 'topic-configs';
+
+/**
+ * Monitor shards: topic-configs and monitor-state have this many partitions each, so a topic's
+ * config and its state share a partition number (same key, same murmur2 partitioner) and the
+ * monitor owning config partition p restores its state from state partition p alone. Up to this
+ * many monitor processes share the fleet; see docs/fleet-scale.md for the sizing.
+ */
+export const MONITOR_SHARDS = 12;
 
 export interface TopicSpec<S extends z.ZodType = z.ZodType> {
   name: TopicName;
@@ -75,7 +83,7 @@ export const TOPICS = {
   },
   'monitor-state': {
     name: 'monitor-state',
-    partitions: 1,
+    partitions: MONITOR_SHARDS,
     // Compacted: the latest state per <tenant>/<topic-id> is kept forever, older ones are cleaned.
     config: { 'cleanup.policy': 'compact', 'min.cleanable.dirty.ratio': '0.1', 'segment.ms': String(DAY_MS) },
     keyFormat: '<tenant>/<topic-id>',
@@ -92,6 +100,17 @@ export const TOPICS = {
     keyFormat: '<tenant>/<utc-day>',
     avro: tenantUsageAvro,
     contract: tenantUsageSchema,
+    deadLetterTopic: null,
+  },
+  'topic-configs': {
+    name: 'topic-configs',
+    partitions: MONITOR_SHARDS,
+    // Compacted: every topic's newest config is kept; a deleted topic's tombstone stays a day so
+    // every monitor reading from the start sees the delete.
+    config: { 'cleanup.policy': 'compact', 'min.cleanable.dirty.ratio': '0.1', 'segment.ms': String(DAY_MS), 'delete.retention.ms': String(DAY_MS) },
+    keyFormat: '<tenant>/<topic-id>',
+    avro: topicConfigAvro,
+    contract: topicConfigSchema,
     deadLetterTopic: null,
   },
 } as const satisfies Record<TopicName, TopicSpec>;
@@ -121,6 +140,11 @@ export type TransactionalRole = 'monitor';
 
 export function transactionalId(naming: TopicNaming, role: TransactionalRole): string {
   return `${naming.prefix}skrya-${role}`;
+}
+
+/** One transactional producer per shard a sharded service owns (the monitor over topic-configs): a new owner fences the old. */
+export function shardTransactionalId(naming: TopicNaming, service: string, shard: number): string {
+  return `${naming.prefix}skrya-${service}-shard-${shard}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
-import { CONSUMER_SERVICES } from '../../services/catalog.ts';
+import { CONSUMER_SERVICES } from '../../services/service-names.ts';
 import { runStages } from '../../services/run-services.ts';
 import { compactTimestamp } from '../../services/sink/index.ts';
 import { copyTopicFolder } from './topic.ts';

@@ -4,8 +4,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { assertId } from '../../runtime/ids.ts';
-import { formatProblem, lintSourcesText } from '../../services/monitor/index.ts';
+import { assertId, topicKey } from '../../runtime/ids.ts';
+import { connectPipeline } from '../../runtime/pipeline.ts';
+import type { TopicConfig } from '../../schemas/messages.ts';
+import { formatProblem, lintSourcesText, loadSourcesFile, readTopicConfig, toTopicConfig } from '../../services/monitor/index.ts';
 
 /** A topic a user can start from: one runtime-retrieval source, capabilities only (spec 000). */
 function scaffoldSources(topicId: string): string {
@@ -46,6 +48,7 @@ export function copyTopicFolder(from: string, to: string): void {
 
 export function registerTopicCommand(program: Command): void {
   const topic = program.command('topic');
+  registerTopicConfigCommands(topic);
   topic
     .command('init <topic-id>')
     .description('scaffold <data-root>/<tenant>/topics/<topic-id>/sources.json (and a notes/ folder)')
@@ -73,5 +76,49 @@ export function registerTopicCommand(program: Command): void {
         fs.writeFileSync(file, scaffoldSources(topicId));
       }
       process.stdout.write(`${file}\n`);
+    });
+}
+
+/** Writes configs or tombstones to topic-configs, where the monitors read them. */
+async function writeConfigs(changes: Array<{ key: string; value: TopicConfig | null }>): Promise<void> {
+  const pipeline = await connectPipeline({ clientId: 'skrya-cli' });
+  const writer = await pipeline.port.compactedWriter('cli', 'topic-configs');
+  try {
+    await writer.write(changes);
+  } finally {
+    await writer.close();
+  }
+}
+
+function registerTopicConfigCommands(topic: Command): void {
+  topic
+    .command('apply <topic-id>')
+    .description("validate a topic's sources.json and publish it to topic-configs, where the monitors read it (a fleet's way to add or change a topic)")
+    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--file <sources.json>', 'publish this file instead of <data-root>/<tenant>/topics/<topic-id>/sources.json')
+    .action(async (topicId: string, options: { tenant: string; file?: string }) => {
+      const tenant = assertId('tenant', options.tenant);
+      assertId('topic', topicId);
+      const { SKRYA_DATA_ROOT: dataRoot } = loadConfig();
+      const now = new Date();
+      let config: TopicConfig;
+      if (options.file) {
+        config = toTopicConfig({ tenant, topicId, topic: loadSourcesFile(path.resolve(options.file)), now, lastRunUntil: null });
+      } else {
+        const read = readTopicConfig(dataRoot, tenant, topicId, now);
+        if ('problem' in read) throw new SkryaError('CONFIG_INVALID', read.problem);
+        config = read.config;
+      }
+      await writeConfigs([{ key: topicKey({ tenant, topicId }), value: config }]);
+      process.stdout.write(`applied ${tenant}/${topicId} (${config.content_sha256.slice(0, 12)})\n`);
+    });
+  topic
+    .command('delete <topic-id>')
+    .description('remove a topic from the monitors: publishes its tombstone to topic-configs (files are left as they are)')
+    .option('--tenant <tenant>', 'tenant id', 'default')
+    .action(async (topicId: string, options: { tenant: string }) => {
+      const key = topicKey({ tenant: options.tenant, topicId });
+      await writeConfigs([{ key, value: null }]);
+      process.stdout.write(`deleted ${key}\n`);
     });
 }

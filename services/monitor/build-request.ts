@@ -25,6 +25,27 @@ export interface RequestInput {
   since?: string | undefined;
   until?: string | undefined;
   lastRunUntil?: string | null | undefined;
+  /** The intent and sub-queries resolved beforehand for this topic and the window's year (topic-configs carry them). */
+  expansion?: QueryExpansion | undefined;
+}
+
+export interface QueryExpansion {
+  intent: Intent | null;
+  subQueries: string[];
+}
+
+/**
+ * The topic's intent (its own, or classified from its first query) and its expanded sub-queries.
+ * Pure for a given UTC year (status and news expansions name the year), and the costly part of a
+ * request (about half a millisecond), so fleets compute it once per config and year.
+ */
+export function expandTopicQueries(topic: TopicSources, until: Date): QueryExpansion {
+  const queries = union(topic.sources.map((source) => source.queries));
+  const intent: Intent | null = topic.intent ?? (queries[0] ? classifyQuery(queries[0], { now: until }).intent : null);
+  const subQueries = intent
+    ? union(queries.map((query) => expandQuery(query, intent, { now: until }))).slice(0, MAX_SUB_QUERIES)
+    : queries;
+  return { intent, subQueries };
 }
 
 function union<T>(lists: T[][]): T[] {
@@ -71,10 +92,7 @@ export function buildRetrievalRequest(input: RequestInput): RetrievalRequest {
   if (Date.parse(since) >= Date.parse(until)) throw new SkryaError('INVALID_INPUT', `the time window is empty: since ${since} is not before until ${until}`);
 
   const queries = union(sources.map((source) => source.queries));
-  const intent: Intent | null = input.topic.intent ?? (queries[0] ? classifyQuery(queries[0], { now: new Date(until) }).intent : null);
-  const subQueries = intent
-    ? union(queries.map((query) => expandQuery(query, intent, { now: new Date(until) }))).slice(0, MAX_SUB_QUERIES)
-    : queries;
+  const { intent, subQueries } = input.expansion ?? expandTopicQueries(input.topic, new Date(until));
 
   const request: RetrievalRequest = {
     interface_version: RETRIEVAL_REQUEST_VERSION,

@@ -41,7 +41,7 @@ function isCronExpression(value: string): boolean {
   }
 }
 
-const cadenceSchema = z.union([
+export const cadenceSchema = z.union([
   // Checked here so a bad cron is reported with its line, not only when the monitor first reschedules.
   z.string().min(1).refine(isCronExpression, 'is not a valid cron expression (e.g. "0 */6 * * *")').describe('a cron expression, e.g. "0 */6 * * *"'),
   z.object({ every_minutes: z.number().int().min(1).max(7 * 24 * 60) }),

@@ -10,7 +10,7 @@ import { topicKey } from '../../runtime/ids.ts';
 import type { KafkaPort } from '../../runtime/kafka-port.ts';
 import { readSubjectVersions, type SubjectVersions } from '../../runtime/registry-subjects.ts';
 import type { MonitorState, ScoredItem } from '../../schemas/messages.ts';
-import { CONSUMER_SERVICES } from '../../services/catalog.ts';
+import { CONSUMER_SERVICES } from '../../services/service-names.ts';
 import { createUsageBook } from '../../services/retriever/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../../topics/topics.ts';
 import type { FleetReaders } from './fleet.ts';

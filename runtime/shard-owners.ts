@@ -1,0 +1,370 @@
+/**
+ * Shard ownership over Kafka for a scheduler such as the monitor. Members of one consumer group
+ * share the partitions ("shards") of a compacted config topic. For each shard it owns, a member:
+ *  1. fences the shard's previous owner by starting the shard's own transactional producer
+ *     (transactional id `<prefix>skrya-<group>-shard-<n>`: a new owner's initialisation aborts the
+ *     old owner's open transaction and makes its later ones fail), or, for a shard it keeps across
+ *     a rebalance, waits for its own transaction in flight;
+ *  2. reads the shard's partition of the compacted state topic to its end (committed data only);
+ *  3. reads the shard's configs from the beginning up to the end they had at assignment;
+ * and only then hands the shard to its owner. Every publish for a shard is one transaction of that
+ * shard's producer, one at a time, so outputs and the state that records them are written together
+ * or not at all, by the shard's current owner only. Offsets are never committed: configs are
+ * re-read from the start on every assignment (the topic is compacted, so that is one record a key).
+ */
+import { Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { SkryaError, isSkryaError } from './errors.ts';
+import type { Kafka } from './kafka.ts';
+import type { Logger } from './logger.ts';
+import { standardHeaders } from './headers.ts';
+import { PRODUCER_CONFIG } from './publishers.ts';
+import type { Serde } from './serde.ts';
+import { TOPICS, consumerGroup, physicalTopic, readerGroup, shardTransactionalId, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import type { z } from 'zod';
+
+type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
+
+export interface ShardHandlers<C extends TopicName, S extends TopicName> {
+  /** A new assignment: exactly these shards are this member's now, none of them loaded yet. */
+  onAssignment(shards: readonly number[]): void;
+  /** A config record of a shard being loaded or already loaded; null is a tombstone (the key was deleted). */
+  onConfig(shard: number, key: string, value: ValueOf<C> | null): void;
+  /** The shard's configs are read up to where they were at assignment, its state is restored: it may fire. */
+  onShardLoaded(shard: number, state: Map<string, ValueOf<S>>): void;
+}
+
+export interface ShardOwnersOptions<C extends TopicName, S extends TopicName> {
+  kafka: Kafka;
+  serde: Serde;
+  naming: TopicNaming;
+  logger: Logger;
+  /** The consumer group, and the stage named on every message produced. */
+  service: string;
+  configTopic: C;
+  stateTopic: S;
+  handlers: ShardHandlers<C, S>;
+  sessionTimeoutMs?: number;
+}
+
+export interface ShardMessage {
+  topic: TopicName;
+  key: string;
+  value: unknown;
+}
+
+export interface ShardOwners {
+  /**
+   * Writes the messages as one transaction of the shard's producer, after any earlier one of that
+   * shard. Throws SHARD_FENCED when the shard is no longer this member's (or a newer owner fenced it).
+   */
+  publish(shard: number, messages: readonly ShardMessage[]): Promise<void>;
+  /** Resolves when the first assignment's shards are all loaded. */
+  ready: Promise<void>;
+  /** Resolves with the error when the consumer has died of a non-retriable error. */
+  crashed: Promise<Error>;
+  stop(): Promise<void>;
+}
+
+/** The shard (partition of a MONITOR_SHARDS-partition topic) a key lands on: murmur2, as every producer here partitions. */
+export function shardOfKey(key: string, shards: number): number {
+  const partitionMetadata = Array.from({ length: shards }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
+  return Partitioners.DefaultPartitioner()({ topic: 'shards', partitionMetadata, message: { key, value: null } });
+}
+
+/**
+ * A shard's state is read from the state partition of the same number, so both topics must have
+ * as many partitions (a monitor-state topic made with one partition by an older Skrya must be
+ * recreated; see docs/fleet-scale.md).
+ */
+async function assertSameShards(kafka: Kafka, configTopic: string, stateTopic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const { topics } = await admin.fetchTopicMetadata({ topics: [configTopic, stateTopic] });
+    const counts = new Map(topics.map((topic) => [topic.name, topic.partitions.length]));
+    if (counts.get(configTopic) !== counts.get(stateTopic)) {
+      throw new SkryaError('CONFIG_INVALID', `${configTopic} has ${counts.get(configTopic)} partitions and ${stateTopic} ${counts.get(stateTopic)}: a shard's state must sit in its config's partition number; recreate ${stateTopic} with ${counts.get(configTopic)} partitions`);
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Broker errors meaning a newer producer with the same transactional id exists. */
+const FENCED_ERRORS = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
+
+function isFenced(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth += 1) {
+    const type = (current as { type?: unknown }).type;
+    if (typeof type === 'string' && FENCED_ERRORS.has(type)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+interface ShardProducer {
+  producer: Producer;
+  /** The tail of this shard's transactions: each starts when the one before has finished. */
+  queue: Promise<void>;
+  fenced: boolean;
+}
+
+// eslint-disable-next-line max-lines-per-function -- merged from issue 19 at 209 lines; splitting it (load, fence, publish) is issue 14 work still open
+export async function startShardOwners<C extends TopicName, S extends TopicName>(options: ShardOwnersOptions<C, S>): Promise<ShardOwners> {
+  const { kafka, serde, naming, service, handlers } = options;
+  const configTopic = physicalTopic(naming, options.configTopic);
+  const stateTopic = physicalTopic(naming, options.stateTopic);
+  const logger = options.logger.child({ service, topic: configTopic });
+  const sessionTimeout = options.sessionTimeoutMs ?? 45_000;
+  const producers = new Map<number, ShardProducer>();
+  /** Shards that may be published to: owned in the current generation. */
+  const owned = new Set<number>();
+  /** Per shard: the next config offset to read, and who waits for it to reach an end. */
+  const positions = new Map<number, bigint>();
+  const positionWaiters = new Map<number, { end: bigint; resolve: () => void }>();
+  let generation = 0;
+  let stopping = false;
+  const { promise: ready, resolve: resolveReady } = Promise.withResolvers<void>();
+
+  const consumer: Consumer = kafka.consumer({
+    groupId: consumerGroup(naming, service),
+    sessionTimeout,
+    rebalanceTimeout: 60_000,
+    heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+    allowAutoTopicCreation: false,
+    readUncommitted: false,
+    maxBytes: 32 * 1024 * 1024,
+  });
+  const { promise: loadFailed, resolve: failLoad } = Promise.withResolvers<Error>();
+  const consumerCrashed = new Promise<Error>((resolve) => {
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (event.payload.restart) return;
+      logger.fatal({ err: event.payload.error }, 'shard consumer crashed');
+      resolve(event.payload.error);
+    });
+  });
+
+  function advance(shard: number, next: bigint): void {
+    positions.set(shard, next);
+    const waiter = positionWaiters.get(shard);
+    if (waiter && next >= waiter.end) {
+      positionWaiters.delete(shard);
+      waiter.resolve();
+    }
+  }
+
+  function configsReadTo(shard: number, end: bigint): Promise<void> {
+    if ((positions.get(shard) ?? 0n) >= end) return Promise.resolve();
+    return new Promise((resolve) => positionWaiters.set(shard, { end, resolve }));
+  }
+
+  async function shardProducer(shard: number): Promise<ShardProducer> {
+    const existing = producers.get(shard);
+    if (existing && !existing.fenced) {
+      // Kept across a rebalance: the state is read only after our own transaction in flight ends.
+      await existing.queue;
+      return existing;
+    }
+    const producer = kafka.producer({ ...PRODUCER_CONFIG, transactionalId: shardTransactionalId(naming, service, shard) });
+    // Initialising the transactional id aborts the previous owner's open transaction and fences it.
+    await producer.connect();
+    const created: ShardProducer = { producer, queue: Promise.resolve(), fenced: false };
+    producers.set(shard, created);
+    return created;
+  }
+
+  /** Every key's newest committed value in the given partitions of the state topic. */
+  async function readState(shards: readonly number[]): Promise<Map<number, Map<string, ValueOf<S>>>> {
+    const states = new Map(shards.map((shard) => [shard, new Map<string, ValueOf<S>>()]));
+    const admin = kafka.admin();
+    await admin.connect();
+    const ends = new Map((await admin.fetchTopicOffsets(stateTopic)).map((partition) => [partition.partition, BigInt(partition.high)]));
+    await admin.disconnect();
+    const pending = new Set(shards.filter((shard) => (ends.get(shard) ?? 0n) > 0n));
+    if (pending.size === 0) return states;
+    // A throwaway group that never commits: reading state disturbs no one.
+    const readerGroupId = readerGroup(naming, `state-${options.stateTopic}`);
+    const reader = kafka.consumer({ groupId: readerGroupId, readUncommitted: false, maxBytes: 32 * 1024 * 1024 });
+    await reader.connect();
+    await reader.subscribe({ topic: stateTopic, fromBeginning: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        void reader.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            const state = states.get(batch.partition);
+            if (!state) {
+              reader.pause([{ topic: stateTopic, partitions: [batch.partition] }]);
+              return;
+            }
+            for (const message of batch.messages) {
+              const key = message.key?.toString('utf8');
+              if (key === undefined) continue;
+              if (message.value === null) state.delete(key);
+              else state.set(key, await serde.decode(options.stateTopic, message.value));
+            }
+            // Transaction markers occupy offsets too, so "done" is reaching the end offset.
+            if (BigInt(batch.lastOffset()) + 1n >= (ends.get(batch.partition) ?? 0n)) {
+              pending.delete(batch.partition);
+              if (pending.size === 0) resolve();
+            }
+          },
+        }).catch(reject);
+      });
+    } finally {
+      await reader.disconnect();
+      const cleanup = kafka.admin();
+      await cleanup.connect().then(() => cleanup.deleteGroups([readerGroupId])).catch(() => {}).finally(() => cleanup.disconnect());
+    }
+    return states;
+  }
+
+  async function load(forGeneration: number, shards: readonly number[]): Promise<void> {
+    const admin = kafka.admin();
+    await admin.connect();
+    const configEnds = new Map((await admin.fetchTopicOffsets(configTopic)).map((partition) => [partition.partition, BigInt(partition.high)]));
+    await admin.disconnect();
+    await Promise.all(shards.map((shard) => shardProducer(shard)));
+    if (forGeneration !== generation) return;
+    const states = await readState(shards);
+    await Promise.all(shards.map((shard) => configsReadTo(shard, configEnds.get(shard) ?? 0n)));
+    if (forGeneration !== generation) return;
+    for (const shard of shards) {
+      owned.add(shard);
+      handlers.onShardLoaded(shard, states.get(shard)!);
+    }
+    logger.info({ shards, generation: forGeneration }, 'shards loaded');
+    resolveReady();
+  }
+
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    generation += 1;
+    const forGeneration = generation;
+    const shards = [...(event.payload.memberAssignment[configTopic] ?? [])].sort((a, b) => a - b);
+    logger.info({ memberId: event.payload.memberId, shards, generation }, 'joined group');
+    owned.clear();
+    positionWaiters.clear();
+    for (const [shard, entry] of producers) {
+      if (shards.includes(shard)) continue;
+      producers.delete(shard);
+      // Let its transaction in flight end (it commits, or fails because a new owner fenced it).
+      void entry.queue.finally(() => entry.producer.disconnect()).catch(() => {});
+    }
+    // Configs are re-read from the start of every assigned partition: the owner rebuilds its schedule from them.
+    for (const shard of shards) {
+      positions.set(shard, 0n);
+      consumer.seek({ topic: configTopic, partition: shard, offset: '0' });
+    }
+    handlers.onAssignment(shards);
+    load(forGeneration, shards).catch((error: unknown) => {
+      if (stopping) return;
+      // The broker stayed away through every retry: the process goes down loudly and its
+      // supervisor restarts it; the shards are assigned and loaded again, nothing was fired.
+      logger.fatal({ err: error, shards }, 'loading the assigned shards failed');
+      failLoad(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+
+  async function eachBatch({ batch, isRunning, isStale, heartbeat }: Parameters<NonNullable<Parameters<Consumer['run']>[0]>['eachBatch'] & {}>[0]): Promise<void> {
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) return;
+      const key = message.key?.toString('utf8');
+      if (key !== undefined) {
+        if (message.value === null) handlers.onConfig(batch.partition, key, null);
+        else {
+          try {
+            handlers.onConfig(batch.partition, key, await serde.decode(options.configTopic, message.value));
+          } catch (error) {
+            // A config that cannot be decoded can never be: the topic keeps its previous config.
+            if (!isSkryaError(error) || error.retriable) throw error;
+            logger.error({ err: error, partition: batch.partition, offset: message.offset, key }, 'config skipped');
+          }
+        }
+      }
+      advance(batch.partition, BigInt(message.offset) + 1n);
+    }
+    advance(batch.partition, BigInt(batch.lastOffset()) + 1n);
+    await heartbeat();
+  }
+
+  await assertSameShards(kafka, configTopic, stateTopic);
+  await consumer.connect();
+  await consumer.subscribe({ topic: configTopic, fromBeginning: true });
+  await consumer.run({ autoCommit: false, eachBatch });
+
+  return {
+    ready,
+    crashed: Promise.race([consumerCrashed, loadFailed]),
+    async publish(shard, messages) {
+      const entry = producers.get(shard);
+      if (!entry || !owned.has(shard) || entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} is not this member's`);
+      const records = await Promise.all(messages.map(async (message) => ({
+        topic: physicalTopic(naming, message.topic),
+        message: {
+          key: message.key,
+          value: await serde.encode(message.topic, message.value as never),
+          headers: standardHeaders({ stage: service, naming, serde, topic: message.topic, value: message.value }),
+        },
+      })));
+      const byTopic = new Map<string, Array<(typeof records)[number]['message']>>();
+      for (const record of records) {
+        const list = byTopic.get(record.topic) ?? [];
+        list.push(record.message);
+        byTopic.set(record.topic, list);
+      }
+      const run = entry.queue.then(async () => {
+        if (entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`);
+        const transaction = await entry.producer.transaction();
+        try {
+          await transaction.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
+          await transaction.commit();
+        } catch (error) {
+          await transaction.abort().catch(() => {});
+          if (!isFenced(error)) throw error;
+          entry.fenced = true;
+          owned.delete(shard);
+          throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`, { cause: error });
+        }
+      });
+      entry.queue = run.catch(() => {});
+      return run;
+    },
+    async stop() {
+      stopping = true;
+      owned.clear();
+      await consumer.disconnect();
+      await Promise.all([...producers.values()].map(async (entry) => {
+        await entry.queue;
+        await entry.producer.disconnect();
+      }));
+      producers.clear();
+    },
+  };
+}
+
+export interface CompactedWriter<T extends TopicName> {
+  /** Writes every entry (null is a tombstone: the key is deleted), all acknowledged before it resolves. */
+  write(entries: ReadonlyArray<{ key: string; value: ValueOf<T> | null }>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Writes keyed values and tombstones to a compacted topic (the topic configs a shard owner reads). */
+export async function createCompactedWriter<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; stage: string; topic: T }): Promise<CompactedWriter<T>> {
+  const producer = options.kafka.producer(PRODUCER_CONFIG);
+  await producer.connect();
+  const topic = physicalTopic(options.naming, options.topic);
+  return {
+    async write(entries) {
+      for (let start = 0; start < entries.length; start += 1_000) {
+        const messages = await Promise.all(entries.slice(start, start + 1_000).map(async ({ key, value }) => ({
+          key,
+          value: value === null ? null : await options.serde.encode(options.topic, value as never),
+          headers: standardHeaders({ stage: options.stage, naming: options.naming, serde: options.serde, topic: options.topic, value }),
+        })));
+        await producer.send({ topic, acks: -1, messages });
+      }
+    },
+    close: () => producer.disconnect(),
+  };
+}
