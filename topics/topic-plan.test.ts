@@ -36,7 +36,8 @@ describe('topic layout', () => {
   it.each([
     ['an unknown topic', { SKRYA_TOPIC_PARTITIONS: 'raw=12' }, /not <topic>=<partitions>/],
     ['zero partitions', { SKRYA_TOPIC_PARTITIONS: 'raw-results=0' }, /needs 1 to 1024 partitions/],
-    ['more partitions for the compacted monitor state', { SKRYA_TOPIC_PARTITIONS: 'monitor-state=3' }, /always has 1 partition/],
+    ['another partition count for the monitor state', { SKRYA_TOPIC_PARTITIONS: 'monitor-state=3' }, /monitor-state always has 12 partition\(s\): they are the monitors' shards/],
+    ['another partition count for the topic configs', { SKRYA_TOPIC_PARTITIONS: 'topic-configs=24' }, /topic-configs always has 12 partition\(s\)/],
     ['a min ISR above the replication factor', { SKRYA_TOPIC_REPLICATION_FACTOR: '2', SKRYA_TOPIC_MIN_INSYNC_REPLICAS: '3' }, /exceeds the replication factor/],
   ])('refuses %s', (_name, env, pattern) => {
     const problems = problemsOf(env);

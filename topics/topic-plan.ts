@@ -24,10 +24,11 @@ const PROFILES = {
 } as const;
 
 /**
- * Topics whose partition count is part of their meaning: the monitor state is one compacted
- * partition read whole at start, and spreading its keys would let an older state win.
+ * Topics whose partition count is part of their meaning: topic configs and monitor state are the
+ * monitors' shards, one partition number for a topic's config and its state; another count on
+ * either would move keys to other shards and let an older state win.
  */
-const FIXED_PARTITIONS: ReadonlySet<TopicName> = new Set(['monitor-state']);
+const FIXED_PARTITIONS: ReadonlySet<TopicName> = new Set(['monitor-state', 'topic-configs']);
 
 const MAX_PARTITIONS = 1024;
 
@@ -50,7 +51,7 @@ export function topicLayout(config: Pick<SkryaConfig, 'SKRYA_TOPIC_PROFILE' | 'S
     } else if (!Number.isInteger(count) || count < 1 || count > MAX_PARTITIONS) {
       problems.push(`SKRYA_TOPIC_PARTITIONS: ${name} needs 1 to ${MAX_PARTITIONS} partitions, not ${match[2]}`);
     } else if (FIXED_PARTITIONS.has(name) && count !== TOPICS[name].partitions) {
-      problems.push(`SKRYA_TOPIC_PARTITIONS: ${name} always has ${TOPICS[name].partitions} partition(s): its compacted state is read whole and in order`);
+      problems.push(`SKRYA_TOPIC_PARTITIONS: ${name} always has ${TOPICS[name].partitions} partition(s): they are the monitors' shards, shared with ${name === 'monitor-state' ? 'topic-configs' : 'monitor-state'}`);
     } else {
       partitions[name] = count;
     }

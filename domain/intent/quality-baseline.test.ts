@@ -8,7 +8,7 @@ import { classifyIntentOnly, evaluateIntents, parseIntentCorpus } from './evalua
 import { intentQuality } from './quality-report.ts';
 
 // The labelled corpus lives beside the repository (<repo>/../shared/corpora), not inside it.
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusPath = resolve(repoRoot, '..', baseline.shared.corpus);
 const corpusPresent = existsSync(corpusPath);
 

@@ -9,7 +9,7 @@ import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
 
 // Resolved like scripts/eval-injection.ts: <repo>/../shared/corpora/injection-dev.jsonl.
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusPath = resolve(repoRoot, '..', 'shared', 'corpora', 'injection-dev.jsonl');
 const corpusPresent = existsSync(corpusPath);
 
