@@ -1,6 +1,6 @@
 /**
- * The one way the stages, the CLI and replay reach Kafka: consume (run a stage), publish (optionally
- * as one transaction), and read topics outside every service group (to the end, by time, following).
+ * The one way the stages, the CLI and replay reach Kafka: consume (run a stage), publish, own shards
+ * with fenced transactions (the monitor), and read topics outside every service group (to the end, by time, following).
  * It carries the serde and the topic naming, so nothing above the runtime handles the client, the
  * serde and the naming as a loose triple, and every name comes from topics/.
  */
@@ -14,13 +14,13 @@ import {
 import { readConsumerLag, type GroupLag } from './consumer-lag.ts';
 import type { ValueOf } from './handler.ts';
 import { createTopics, type Kafka } from './kafka.ts';
-import { createPublisher, createTransactionalPublisher, type Publisher, type TransactionalPublisher } from './publishers.ts';
+import { createPublisher, type Publisher } from './publishers.ts';
 import { startService, type RunnerOptions, type RunningService } from './runner.ts';
 import type { Serde } from './serde.ts';
 import { createCompactedWriter, startShardOwners, type CompactedWriter, type ShardOwners, type ShardOwnersOptions } from './shard-owners.ts';
 import { followTopic, readCompactedTopic, readTimeRange, readTopicToEnd, type FollowedTopic, type StoredRecord } from './topic-readers.ts';
 import type { TopicLayout } from '../topics/topic-plan.ts';
-import { consumerGroup, physicalTopic, type TopicName, type TopicNaming, type TransactionalRole } from '../topics/topics.ts';
+import { consumerGroup, physicalTopic, type TopicName, type TopicNaming } from '../topics/topics.ts';
 
 export type StageRun<T extends TopicName> = Omit<RunnerOptions<T>, 'kafka' | 'serde' | 'naming'>;
 
@@ -40,7 +40,6 @@ export interface KafkaPort {
   /** Runs a stage: its consumer group reads the handler's input topic (runner.ts). */
   consume<T extends TopicName>(run: StageRun<T>): Promise<RunningService>;
   publisher(stage: string): Promise<Publisher>;
-  transactionalPublisher(stage: string, role: TransactionalRole): Promise<TransactionalPublisher>;
   /** Every committed message from the beginning up to the end offsets at the time of the call. */
   readToEnd<T extends TopicName>(topic: T, options?: { timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> }>>;
   /** A compacted state topic as a map: every key's newest value. */
@@ -71,7 +70,6 @@ export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: Topi
     serde,
     consume: (run) => startService({ ...run, kafka, serde, naming }),
     publisher: (stage) => createPublisher({ kafka, serde, naming, stage }),
-    transactionalPublisher: (stage, role) => createTransactionalPublisher({ kafka, serde, naming, stage, role }),
     readToEnd: (topic, options = {}) => readTopicToEnd({ kafka, serde, naming, topic, ...options }),
     readCompacted: (topic) => readCompactedTopic({ kafka, serde, naming, topic }),
     readTimeRange: (topic, read) => readTimeRange({ kafka, naming, topic: physicalTopic(naming, topic), ...read }),

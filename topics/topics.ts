@@ -135,13 +135,6 @@ export function consumerGroup(naming: TopicNaming, service: string): string {
   return `${naming.prefix}skrya-${service}`;
 }
 
-/** The one transactional producer role: the monitor's schedule, fenced so a stale instance cannot fire a window again. */
-export type TransactionalRole = 'monitor';
-
-export function transactionalId(naming: TopicNaming, role: TransactionalRole): string {
-  return `${naming.prefix}skrya-${role}`;
-}
-
 /** One transactional producer per shard a sharded service owns (the monitor over topic-configs): a new owner fences the old. */
 export function shardTransactionalId(naming: TopicNaming, service: string, shard: number): string {
   return `${naming.prefix}skrya-${service}-shard-${shard}`;
