@@ -12,7 +12,7 @@ import { brokerList } from './config.ts';
 import { connectionSettings, describeConnection, registryAuthHeaders } from './connection.ts';
 import { createKafka, namingFrom, readExistingTopics, type Kafka } from './kafka.ts';
 import type { Logger } from './logger.ts';
-import { consumerGroup, physicalTopic, TOPIC_NAMES, type TopicName } from '../topics/topics.ts';
+import { consumerGroup, MONITOR_SHARDS, physicalTopic, shardTransactionalId, TOPIC_NAMES, type TopicName } from '../topics/topics.ts';
 import { describeStep, planTopics, topicLayout } from '../topics/topic-plan.ts';
 
 export const FINDING_CODES = [
@@ -38,8 +38,11 @@ export interface Finding {
 /** Consumer groups the services join, and sample names of the readers' groups (same ACL prefixes). */
 const SERVICE_GROUPS = ['retriever', 'scorer', 'collector', 'sink', 'sink-raw'] as const;
 const READER_GROUP_SAMPLES = ['usage-reader-doctor', 'dlq-doctor'] as const;
-/** The transactional id of the monitor's producer (services/run-services.ts). */
-const TRANSACTIONAL_IDS = ['skrya-monitor'] as const;
+/** The monitors' transactional ids: one per shard (runtime/shard-owners.ts). */
+function monitorTransactionalIds(config: SkryaConfig): string[] {
+  const naming = namingFrom(config);
+  return Array.from({ length: MONITOR_SHARDS }, (_, shard) => shardTransactionalId(naming, 'monitor', shard));
+}
 
 const TLS_TRUST_CODES = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED']);
 
@@ -147,7 +150,7 @@ async function checkGroups(admin: Admin, config: SkryaConfig): Promise<Finding[]
       findings.push({ check: 'group', subject: group, status: 'ok', code: 'OK', detail: 'may be used' });
     } catch (error) {
       if (!coordinatorRefused(error, 'GROUP_AUTHORIZATION_FAILED')) throw error;
-      findings.push({ check: 'group', subject: group, status: 'fail', code: 'GROUP_NOT_AUTHORIZED', detail: 'no coordinator was given for this consumer group: the principal lacks Describe on it (or the offsets topic is down)', fix: `grant Describe and Read on groups PREFIXED '${naming.prefix}skrya-' (and 'state-reader-', the monitor's state reader)` });
+      findings.push({ check: 'group', subject: group, status: 'fail', code: 'GROUP_NOT_AUTHORIZED', detail: 'no coordinator was given for this consumer group: the principal lacks Describe on it (or the offsets topic is down)', fix: `grant Describe and Read on groups PREFIXED '${naming.prefix}skrya-' (the services' groups and their throwaway readers)` });
     }
   }
   return findings;
@@ -158,9 +161,8 @@ async function checkGroups(admin: Admin, config: SkryaConfig): Promise<Finding[]
  * running monitor (it stops and is restarted by its supervisor), so it is done only on request.
  */
 async function probeTransactionalIds(kafka: Kafka, config: SkryaConfig): Promise<Finding[]> {
-  const naming = namingFrom(config);
   const findings: Finding[] = [];
-  for (const id of TRANSACTIONAL_IDS.map((name) => `${naming.prefix}${name}`)) {
+  for (const id of monitorTransactionalIds(config)) {
     const producer = kafka.producer({ transactionalId: id, idempotent: true, maxInFlightRequests: 1 });
     try {
       // Connecting an idempotent producer already asks for a producer id: Write on some topic is needed.
@@ -237,9 +239,8 @@ export async function runDoctor(options: DoctorOptions): Promise<Finding[]> {
     findings.push(...(await checkGroups(admin, config)));
     if (options.probeTransactions) findings.push(...(await probeTransactionalIds(kafka, config)));
     else {
-      for (const id of TRANSACTIONAL_IDS) {
-        findings.push({ check: 'transactional-id', subject: `${config.SKRYA_TOPIC_PREFIX}${id}`, status: 'warn', code: 'TRANSACTIONAL_ID_NOT_PROBED', detail: 'not probed: asking for it fences a running monitor', fix: 'run `skrya doctor --probe-transactions` while the monitor is stopped, or make sure the principal has Describe and Write on it' });
-      }
+      const ids = monitorTransactionalIds(config);
+      findings.push({ check: 'transactional-id', subject: `${ids[0]} … ${ids.at(-1)}`, status: 'warn', code: 'TRANSACTIONAL_ID_NOT_PROBED', detail: 'not probed: asking for them fences a running monitor', fix: 'run `skrya doctor --probe-transactions` while the monitor is stopped, or make sure the principal has Describe and Write on them' });
     }
   } finally {
     await admin.disconnect();
