@@ -14,6 +14,7 @@ import { makeCertificateAuthority } from '../../infra/tls-material.ts';
 import type { Finding } from '../../runtime/doctor.ts';
 import { createPublisher } from '../../runtime/publishers.ts';
 import { runStages } from '../../services/run-services.ts';
+import { TOPIC_NAMES } from '../../topics/topics.ts';
 import { waitUntil } from '../support/fault-processes.ts';
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps } from '../support/fault-workload.ts';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.ts';
@@ -55,7 +56,7 @@ describe('a 3-broker SASL_SSL cluster', () => {
     const plan = await skrya(['topics', 'plan', '--json'], cluster.env());
     expect(plan.code).toBe(0);
     const steps = (JSON.parse(plan.stdout) as { steps: Array<{ action: string }> }).steps;
-    expect(steps.map((step) => step.action)).toEqual(Array(7).fill('keep'));
+    expect(steps.map((step) => step.action)).toEqual(Array(TOPIC_NAMES.length).fill('keep'));
   });
 
   it('passes `skrya doctor` for the services\' user (SCRAM-SHA-512, and PLAIN), transactional id included', async () => {
@@ -89,7 +90,7 @@ describe('a 3-broker SASL_SSL cluster', () => {
     expect(code).toBe(1);
     expect(findings.find((finding) => finding.check === 'connection')).toMatchObject({ status: 'ok' });
     const topics = findings.filter((finding) => finding.check === 'topic');
-    expect(topics).toHaveLength(7);
+    expect(topics).toHaveLength(TOPIC_NAMES.length);
     expect(new Set(topics.map((finding) => finding.code))).toEqual(new Set(['TOPIC_NOT_AUTHORIZED']));
     const groups = findings.filter((finding) => finding.check === 'group');
     expect(groups.length).toBeGreaterThan(0);
