@@ -5,6 +5,7 @@
  * input), the sink's files are judged item by item. Used by the fault test and by `npm run soak`.
  */
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { Pipeline } from '../../runtime/pipeline.ts';
 import { createPublisher } from '../../runtime/publishers.ts';
 import type { TopicName } from '../../topics/topics.ts';
@@ -164,4 +165,14 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     await publisher.close();
     await admin.disconnect();
   }
+}
+
+/** Every run written exactly once and nothing else, no dead letters, and each service's last generation shut down cleanly on SIGTERM. */
+export function expectEveryRunExact(result: KillCampaignResult, runs: number): void {
+  expect(result.verdict.missingRuns).toEqual([]);
+  expect(result.verdict.wrongRuns).toEqual([]);
+  expect(result.verdict.strayFiles).toEqual([]);
+  expect(result.verdict).toMatchObject({ runs, exact: runs, lostItems: 0, duplicatedItems: 0 });
+  expect(result.deadLetters).toBe(0);
+  expect(result.exitCodes).toEqual({ scorer: 0, collector: 0, sink: 0 });
 }
