@@ -18,6 +18,7 @@ import { createBenchContext, encodeMessages, type BenchContext, type EncodedMess
 import { percentile, round, sleep } from './measure.ts';
 import { BENCH_TENANT, RESULTS_PER_RESPONSE, generateRun } from './payloads.ts';
 import { startStage, timedSink, warmScorerStage } from './stages.ts';
+import { parseTenantId, parseTopicId } from '../runtime/ids.ts';
 
 export const LATENCY_BUDGET_MS = 1_000;
 const TOPICS_UNDER_LOAD = 12;
@@ -136,7 +137,7 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
 
     let latestFileHoldsLastRun = false;
     if (lastRun !== null) {
-      const file = path.join(ingestDir(context.dataRoot, BENCH_TENANT, lastRun.topicId), LATEST_FILE);
+      const file = path.join(ingestDir(context.dataRoot, parseTenantId(BENCH_TENANT), parseTopicId(lastRun.topicId)), LATEST_FILE);
       try {
         latestFileHoldsLastRun = (JSON.parse(fs.readFileSync(file, 'utf8')) as { run_id?: string }).run_id === lastRun.runId;
       } catch {

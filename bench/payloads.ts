@@ -4,7 +4,7 @@
  * a few syndicated copies (tracking parameters, near-identical text) and a few injection attempts,
  * so the scorer and collector take their real paths. The same seed gives the same bytes.
  */
-import { topicKey } from '../runtime/ids.ts';
+import { parseRunId, parseTenantId, parseTopicId, topicKey } from '../runtime/ids.ts';
 import type { RawResult, RequestContext } from '../schemas/messages.ts';
 import { createRandom, pick } from '../domain/learned/random.ts';
 
@@ -181,7 +181,7 @@ export function generateRun(options: RunOptions): GeneratedRun {
     max_items: 50,
     boost_domains: [],
   };
-  const scope = { tenant: BENCH_TENANT, topic_id: topicId, run_id: runId, request };
+  const scope = { tenant: parseTenantId(BENCH_TENANT), topic_id: parseTopicId(topicId), run_id: parseRunId(runId), request };
   const messages: RawResult[] = [];
   let items = 0;
   for (let sequence = 0; sequence < options.responsesPerRun; sequence++) {
@@ -226,5 +226,5 @@ export function generateRun(options: RunOptions): GeneratedRun {
       plan_json: null,
     },
   });
-  return { key: topicKey({ tenant: BENCH_TENANT, topicId }), topicId, runId, messages, items };
+  return { key: topicKey({ tenant: scope.tenant, topicId: scope.topic_id }), topicId, runId, messages, items };
 }

@@ -20,6 +20,7 @@ import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
 import { cpuShareSince, memorySample, round, type MemorySample } from './measure.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
+import { parseRunId } from '../runtime/ids.ts';
 
 const POOL_RUNS = 100;
 const RESPONSES_PER_RUN = 2;
@@ -58,7 +59,7 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
       const template = pool[runNumber % POOL_RUNS]!;
       const key = Buffer.from(template.key);
       for (const raw of template.messages) {
-        const value = await serde.encode('raw-results', { ...raw, run_id: `replay-${runNumber}` });
+        const value = await serde.encode('raw-results', { ...raw, run_id: parseRunId(`replay-${runNumber}`) });
         await stages.push({ partition: 0, offset: String(offset++), timestamp: '0', key, value, headers: {} });
       }
     }

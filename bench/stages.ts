@@ -17,6 +17,7 @@ import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, w
 import { cpuShareSince, median, round, sleep } from './measure.ts';
 import { runPassthrough } from './passthrough.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
+import { parseRunId } from '../runtime/ids.ts';
 
 const STAGE_TIMEOUT_MS = 120_000;
 const PASSTHROUGH_REPETITIONS = 3;
@@ -57,7 +58,7 @@ export function scoreInProcess(raw: readonly KeyedValue<RawResult>[]): { scored:
 /** Copies of the runs under new run ids, so the collector has more runs to close than the scorer produced. */
 export function relabelRuns(scored: readonly KeyedValue<ScoredResult>[], copies: number): KeyedValue<ScoredResult>[] {
   const result: KeyedValue<ScoredResult>[] = [];
-  for (let copy = 0; copy < copies; copy++) for (const { key, value } of scored) result.push({ key, value: { ...value, run_id: `${value.run_id}-c${copy}` } });
+  for (let copy = 0; copy < copies; copy++) for (const { key, value } of scored) result.push({ key, value: { ...value, run_id: parseRunId(`${value.run_id}-c${copy}`) } });
   return result;
 }
 

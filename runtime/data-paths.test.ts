@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeOf } from '../test/support/error-code.ts';
 import { ingestDir, listTopics, replayDir, sourcesFile, topicDir } from './data-paths.ts';
+import { parseReplayId, parseTenantId, parseTopicId } from './ids.ts';
 
 let root: string;
 
@@ -16,17 +17,17 @@ afterEach(() => {
 
 describe('data paths', () => {
   it('lays out the tree of BLUEPRINT §3', () => {
-    expect(topicDir(root, 'acme', 'ai-browser')).toBe(path.join(root, 'acme', 'topics', 'ai-browser'));
-    expect(sourcesFile(root, 'acme', 'ai-browser')).toBe(path.join(root, 'acme', 'topics', 'ai-browser', 'sources.json'));
-    expect(ingestDir(root, 'acme', 'ai-browser')).toBe(path.join(root, 'acme', 'runs', 'ai-browser', 'ingest'));
-    expect(replayDir(root, 'acme', 'ai-browser', 'r1')).toBe(path.join(root, 'acme', 'runs', 'ai-browser', 'replays', 'r1'));
+    expect(topicDir(root, parseTenantId('acme'), parseTopicId('ai-browser'))).toBe(path.join(root, 'acme', 'topics', 'ai-browser'));
+    expect(sourcesFile(root, parseTenantId('acme'), parseTopicId('ai-browser'))).toBe(path.join(root, 'acme', 'topics', 'ai-browser', 'sources.json'));
+    expect(ingestDir(root, parseTenantId('acme'), parseTopicId('ai-browser'))).toBe(path.join(root, 'acme', 'runs', 'ai-browser', 'ingest'));
+    expect(replayDir(root, parseTenantId('acme'), parseTopicId('ai-browser'), parseReplayId('r1'))).toBe(path.join(root, 'acme', 'runs', 'ai-browser', 'replays', 'r1'));
   });
 
   it.each([
-    ['topicDir', () => topicDir(root, '../x', 'ai-browser')],
-    ['sourcesFile', () => sourcesFile(root, 'acme', '../x')],
-    ['ingestDir', () => ingestDir(root, '..', 'ai-browser')],
-    ['replayDir', () => replayDir(root, 'acme', 'ai-browser', '../../x')],
+    ['topicDir', () => topicDir(root, parseTenantId('../x'), parseTopicId('ai-browser'))],
+    ['sourcesFile', () => sourcesFile(root, parseTenantId('acme'), parseTopicId('../x'))],
+    ['ingestDir', () => ingestDir(root, parseTenantId('..'), parseTopicId('ai-browser'))],
+    ['replayDir', () => replayDir(root, parseTenantId('acme'), parseTopicId('ai-browser'), parseReplayId('../../x'))],
   ])('%s refuses ids that would escape the root', (_name, run) => {
     expect(codeOf(run)).toBe('INVALID_ID');
   });

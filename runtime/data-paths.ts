@@ -3,45 +3,52 @@
  * and checked to stay inside the data root.
  */
 import fs from 'node:fs';
-import { ID_PATTERN, assertId, resolveInside } from './ids.ts';
+import { isTenantId, isTopicId, resolveInside, type ReplayId, type TenantId, type TopicId, type TopicRef } from './ids.ts';
 
 /** The run every reader trusts: the sink replaces it only with a good run (issue 18). */
 export const LATEST_FILE = 'latest-ingest.json';
 
-export function topicDir(root: string, tenant: string, topicId: string): string {
-  return resolveInside(root, assertId('tenant', tenant), 'topics', assertId('topic', topicId));
+export function topicDir(root: string, tenant: TenantId, topicId: TopicId): string {
+  return resolveInside(root, tenant, 'topics', topicId);
 }
 
-export function sourcesFile(root: string, tenant: string, topicId: string): string {
+export function sourcesFile(root: string, tenant: TenantId, topicId: TopicId): string {
   return resolveInside(topicDir(root, tenant, topicId), 'sources.json');
 }
 
-export function ingestDir(root: string, tenant: string, topicId: string): string {
-  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'ingest');
+export function ingestDir(root: string, tenant: TenantId, topicId: TopicId): string {
+  return resolveInside(root, tenant, 'runs', topicId, 'ingest');
 }
 
-export function replaysDir(root: string, tenant: string, topicId: string): string {
-  return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'replays');
+export function replaysDir(root: string, tenant: TenantId, topicId: TopicId): string {
+  return resolveInside(root, tenant, 'runs', topicId, 'replays');
 }
 
-export function replayDir(root: string, tenant: string, topicId: string, replayId: string): string {
-  return resolveInside(replaysDir(root, tenant, topicId), assertId('replay', replayId));
+export function replayDir(root: string, tenant: TenantId, topicId: TopicId, replayId: ReplayId): string {
+  return resolveInside(replaysDir(root, tenant, topicId), replayId);
 }
 
-function validSubdirectories(dir: string): string[] {
+/** Subfolders whose names are valid ids; anything else in the tree is not Skrya's and is skipped. */
+function idSubdirectories<Id extends string>(dir: string, isId: (name: string) => name is Id): Id[] {
   try {
     return fs.readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && ID_PATTERN.test(entry.name))
+      .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
+      .filter(isId)
       .sort();
   } catch {
     return [];
   }
 }
 
+/** Every tenant folder of the data tree. */
+export function listTenants(root: string): TenantId[] {
+  return idSubdirectories(root, isTenantId);
+}
+
 /** Every <tenant>/<topic> that has a topics/<topic> folder; names that are not valid ids are ignored. */
-export function listTopics(root: string): Array<{ tenant: string; topicId: string }> {
-  return validSubdirectories(root).flatMap((tenant) =>
-    validSubdirectories(resolveInside(root, tenant, 'topics')).map((topicId) => ({ tenant, topicId })),
+export function listTopics(root: string): TopicRef[] {
+  return listTenants(root).flatMap((tenant) =>
+    idSubdirectories(resolveInside(root, tenant, 'topics'), isTopicId).map((topicId) => ({ tenant, topicId })),
   );
 }

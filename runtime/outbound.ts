@@ -3,6 +3,7 @@ import type { KafkaMessage, Producer } from 'kafkajs';
 import type { ErrorCode } from './errors.ts';
 import type { Outcome } from './handler.ts';
 import { HEADERS, headersToRecord, standardHeaders } from './headers.ts';
+import { isTenantId } from './ids.ts';
 import type { Logger } from './logger.ts';
 import type { Serde } from './serde.ts';
 import { physicalTopic, type TopicNaming } from '../topics/topics.ts';
@@ -20,8 +21,6 @@ export interface Outbound {
   /** The records an input's outcomes produce; drops are only counted and logged. */
   recordsOf(outcomes: readonly Outcome[], message: KafkaMessage, partition: number, inbound: Record<string, string>): Promise<ProducedRecord[]>;
 }
-
-const TENANT_HEADER = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export function createOutbound(options: { service: string; serde: Serde; naming: TopicNaming; inputTopic: string; logger: Logger; onOutcome?: OutcomeObserver | undefined }): Outbound {
   const { service, serde, naming, inputTopic, logger } = options;
@@ -50,7 +49,7 @@ export function createOutbound(options: { service: string; serde: Serde; naming:
       reason_code: code,
       error_message: errorMessage.slice(0, 4_000),
       failed_at: new Date().toISOString(),
-      tenant: tenantHeader && TENANT_HEADER.test(tenantHeader) ? tenantHeader : null,
+      tenant: tenantHeader && isTenantId(tenantHeader) ? tenantHeader : null,
     });
     options.onOutcome?.(service, 'deadLetter', code);
     logger.warn({ partition, offset: message.offset, code }, 'dead-lettered');

@@ -3,11 +3,9 @@
  * Field sets match schemas/avro.ts; schemas/contracts.test.ts proves it.
  */
 import { z } from 'zod';
-import { ID_PATTERN } from '../runtime/ids.ts';
+import { runIdSchema, tenantIdSchema, topicIdSchema } from '../runtime/ids.ts';
 import { CAPABILITIES, INTENTS, isoDateTime } from './ingest.ts';
 
-const id = z.string().regex(ID_PATTERN, 'must match ^[a-z0-9][a-z0-9-]{0,62}$');
-const runId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, 'run ids are lowercase letters, digits and dashes');
 const unit = z.number().min(0).max(1);
 const nullableString = z.string().nullable();
 const count = z.number().int().min(0);
@@ -49,9 +47,9 @@ export type ProviderStatus = z.infer<typeof providerStatusSchema>;
 
 export const retrievalRequestSchema = z.object({
   interface_version: z.literal(RETRIEVAL_REQUEST_VERSION),
-  tenant: id,
-  topic_id: id,
-  run_id: runId,
+  tenant: tenantIdSchema,
+  topic_id: topicIdSchema,
+  run_id: runIdSchema,
   requested_at: isoDateTime,
   trigger: z.enum(['SCHEDULE', 'CLI', 'REPLAY']),
   time_window: z.object({ since: isoDateTime, until: isoDateTime }).refine((window) => Date.parse(window.since) <= Date.parse(window.until), 'time_window.since must not be after until'),
@@ -99,7 +97,7 @@ const runEndSchema = z.object({
   ...runSummary,
 });
 
-const runScoped = { tenant: id, topic_id: id, run_id: runId, request: requestContextSchema, producer: producerSchema };
+const runScoped = { tenant: tenantIdSchema, topic_id: topicIdSchema, run_id: runIdSchema, request: requestContextSchema, producer: producerSchema };
 
 export const rawResultSchema = z.discriminatedUnion('kind', [
   z.object({ ...runScoped, kind: z.literal('RESPONSE'), response: providerResponseSchema, run_end: z.null() }),
@@ -201,9 +199,9 @@ export type CutItem = z.infer<typeof cutItemSchema>;
 
 export const ingestBatchSchema = z.object({
   interface_version: z.literal(INGEST_VERSION),
-  tenant: id,
-  topic_id: id,
-  run_id: runId,
+  tenant: tenantIdSchema,
+  topic_id: topicIdSchema,
+  run_id: runIdSchema,
   retrieved_at: isoDateTime,
   producer: producerSchema,
   request: requestContextSchema,
@@ -236,14 +234,14 @@ export const deadLetterSchema = z.object({
   reason_code: z.string().min(1),
   error_message: z.string(),
   failed_at: isoDateTime,
-  tenant: id.nullable(),
+  tenant: tenantIdSchema.nullable(),
 });
 export type DeadLetter = z.infer<typeof deadLetterSchema>;
 
 export const monitorStateSchema = z.object({
-  tenant: id,
-  topic_id: id,
-  last_run_id: runId,
+  tenant: tenantIdSchema,
+  topic_id: topicIdSchema,
+  last_run_id: runIdSchema,
   last_window_since: isoDateTime,
   last_window_until: isoDateTime,
   fired_at: isoDateTime,
@@ -259,8 +257,8 @@ export type MonitorState = z.infer<typeof monitorStateSchema>;
  * does not expand 100,000 queries.
  */
 export const topicConfigSchema = z.object({
-  tenant: id,
-  topic_id: id,
+  tenant: tenantIdSchema,
+  topic_id: topicIdSchema,
   sources_json: z.string().min(2),
   content_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   intent: z.enum(INTENTS).nullable(),
@@ -276,9 +274,9 @@ export type TopicConfig = z.infer<typeof topicConfigSchema>;
 export const utcDaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC day, YYYY-MM-DD');
 
 export const tenantUsageSchema = z.object({
-  tenant: id,
+  tenant: tenantIdSchema,
   day: utcDaySchema,
-  run_id: runId,
+  run_id: runIdSchema,
   claimed_at: isoDateTime,
 });
 export type TenantUsage = z.infer<typeof tenantUsageSchema>;

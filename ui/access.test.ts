@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../test/support/error-code.ts';
 import { canSeeTenant, createAccessPolicy, isLoopback, parseTenantTokens } from './access.ts';
+import { parseTenantId } from '../runtime/ids.ts';
 
 const OPERATOR = 'operator-token-0123456789';
 const ACME = 'acme-token-0123456789abcdef';
@@ -34,9 +35,9 @@ describe('access policy', () => {
   });
 
   it('lets a tenant see only its own tenant', () => {
-    expect(canSeeTenant({ kind: 'tenant', tenant: 'acme' }, 'acme')).toBe(true);
-    expect(canSeeTenant({ kind: 'tenant', tenant: 'acme' }, 'globex')).toBe(false);
-    expect(canSeeTenant({ kind: 'operator' }, 'globex')).toBe(true);
+    expect(canSeeTenant({ kind: 'tenant', tenant: parseTenantId('acme') }, parseTenantId('acme'))).toBe(true);
+    expect(canSeeTenant({ kind: 'tenant', tenant: parseTenantId('acme') }, parseTenantId('globex'))).toBe(false);
+    expect(canSeeTenant({ kind: 'operator' }, parseTenantId('globex'))).toBe(true);
   });
 
   it.each([

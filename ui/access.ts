@@ -8,9 +8,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { SkryaError } from '../runtime/errors.ts';
-import { assertId } from '../runtime/ids.ts';
+import { parseTenantId, type TenantId } from '../runtime/ids.ts';
 
-export type Viewer = { kind: 'operator' } | { kind: 'tenant'; tenant: string };
+export type Viewer = { kind: 'operator' } | { kind: 'tenant'; tenant: TenantId };
 
 export interface AccessPolicy {
   /** False only on loopback with no token configured. */
@@ -36,14 +36,14 @@ function checkToken(token: string, origin: string): string {
 }
 
 /** `acme=token1,globex=token2` → tenant and token pairs; tenant ids are validated, tokens never echoed. */
-export function parseTenantTokens(text: string): Array<{ tenant: string; token: string }> {
+export function parseTenantTokens(text: string): Array<{ tenant: TenantId; token: string }> {
   if (text.trim() === '') return [];
   return text.split(',').map((entry, index) => {
     const at = entry.indexOf('=');
     if (at <= 0) throw new SkryaError('CONFIG_INVALID', `SKRYA_UI_TENANT_TOKENS entry ${index + 1} is not tenant=token`);
-    const tenant = entry.slice(0, at).trim();
+    let tenant: TenantId;
     try {
-      assertId('tenant', tenant);
+      tenant = parseTenantId(entry.slice(0, at).trim());
     } catch (error) {
       throw new SkryaError('CONFIG_INVALID', `SKRYA_UI_TENANT_TOKENS entry ${index + 1}: ${(error as Error).message}`);
     }
@@ -74,6 +74,6 @@ export function createAccessPolicy(options: { host: string; operatorToken: strin
   };
 }
 
-export function canSeeTenant(viewer: Viewer, tenant: string): boolean {
+export function canSeeTenant(viewer: Viewer, tenant: TenantId): boolean {
   return viewer.kind === 'operator' || viewer.tenant === tenant;
 }

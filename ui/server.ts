@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { listTopics } from '../runtime/data-paths.ts';
 import { describeError, isSkryaError } from '../runtime/errors.ts';
-import { ID_PATTERN } from '../runtime/ids.ts';
+import { isReplayId, isTenantId, isTopicId, type TopicRef } from '../runtime/ids.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Pipeline } from '../runtime/pipeline.ts';
 import { canSeeTenant, createAccessPolicy, type AccessPolicy, type Viewer } from './access.ts';
@@ -126,17 +126,17 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
   });
 
   /** Ids from the URL are checked before they reach a path, and a tenant token sees its own tenant only. */
-  const topicScope = (request: FastifyRequest<{ Params: TopicParams }>, reply: FastifyReply): boolean => {
+  const topicScope = (request: FastifyRequest<{ Params: TopicParams }>, reply: FastifyReply): TopicRef | null => {
     const { tenant, topic } = request.params;
-    if (!ID_PATTERN.test(tenant) || !ID_PATTERN.test(topic)) {
+    if (!isTenantId(tenant) || !isTopicId(topic)) {
       void refuse(reply, 400, 'Bad request', 'Tenant and topic ids are 1-63 lowercase letters, digits or "-".', request.viewer);
-      return false;
+      return null;
     }
     if (!canSeeTenant(request.viewer, tenant)) {
       void refuse(reply, 403, 'Forbidden', 'This token does not see that tenant.', request.viewer);
-      return false;
+      return null;
     }
-    return true;
+    return { tenant, topicId: topic };
   };
 
   app.get('/', async (request, reply) => {
@@ -145,8 +145,9 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
   });
 
   app.get<{ Params: TopicParams }>('/t/:tenant/:topic', async (request, reply) => {
-    if (!topicScope(request, reply)) return reply;
-    const { tenant, topic } = request.params;
+    const scope = topicScope(request, reply);
+    if (scope === null) return reply;
+    const { tenant, topicId: topic } = scope;
     return reply.type('text/html; charset=utf-8').send(topicPage({
       tenant,
       topicId: topic,
@@ -158,8 +159,10 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
   });
 
   app.get<{ Params: TopicParams & { stamp: string } }>('/t/:tenant/:topic/runs/:stamp', async (request, reply) => {
-    if (!topicScope(request, reply)) return reply;
-    const { tenant, topic, stamp } = request.params;
+    const scope = topicScope(request, reply);
+    if (scope === null) return reply;
+    const { tenant, topicId: topic } = scope;
+    const { stamp } = request.params;
     if (!RUN_STAMP.test(stamp)) return refuse(reply, 400, 'Bad request', 'A run is named by its timestamp, e.g. 20260425T023000123Z.', request.viewer);
     const run = readRun(options.dataRoot, tenant, topic, stamp);
     if (run.document === null) return refuse(reply, 404, 'No such run', run.problem ?? 'not found', request.viewer);
@@ -179,8 +182,10 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
   });
 
   app.get<{ Params: TopicParams & { file: string } }>('/t/:tenant/:topic/raw/:file', async (request, reply) => {
-    if (!topicScope(request, reply)) return reply;
-    const { tenant, topic, file } = request.params;
+    const scope = topicScope(request, reply);
+    if (scope === null) return reply;
+    const { tenant, topicId: topic } = scope;
+    const { file } = request.params;
     let text: string | null;
     try {
       text = readRawFile(options.dataRoot, tenant, topic, file);
@@ -201,9 +206,11 @@ export function buildUiApp(options: UiOptions): FastifyInstance {
   });
 
   app.get<{ Params: TopicParams & { replay: string } }>('/t/:tenant/:topic/replays/:replay', async (request, reply) => {
-    if (!topicScope(request, reply)) return reply;
-    const { tenant, topic, replay } = request.params;
-    if (!ID_PATTERN.test(replay)) return refuse(reply, 400, 'Bad request', 'Not a replay id.', request.viewer);
+    const scope = topicScope(request, reply);
+    if (scope === null) return reply;
+    const { tenant, topicId: topic } = scope;
+    const { replay } = request.params;
+    if (!isReplayId(replay)) return refuse(reply, 400, 'Bad request', 'Not a replay id.', request.viewer);
     const entry = readReplay(options.dataRoot, tenant, topic, replay);
     if (entry.report === null) return refuse(reply, 404, 'No such replay', entry.problem ?? 'not found', request.viewer);
     return reply.type('text/html; charset=utf-8').send(replayDiffPage(entry.report, request.viewer));

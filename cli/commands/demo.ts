@@ -6,7 +6,7 @@ import { stackSettings, stackUp } from '../../infra/local-stack.ts';
 import { loadConfig } from '../../runtime/config.ts';
 import { ingestDir, LATEST_FILE, topicDir, sourcesFile } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildRetrievalRequest, loadSourcesFile } from '../../services/monitor/index.ts';
@@ -16,8 +16,8 @@ import { compactTimestamp } from '../../services/sink/index.ts';
 import { copyTopicFolder } from './topic.ts';
 
 const SAMPLE_TOPIC = fileURLToPath(new URL('../../examples/ai-browser', import.meta.url));
-const TENANT = 'demo';
-const TOPIC = 'ai-browser';
+const TENANT = parseTenantId('demo');
+const TOPIC = parseTopicId('ai-browser');
 
 interface LatestDocument {
   run_id: string;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile } from '../../runtime/data-paths.ts';
 import { SkryaError, describeError, isSkryaError } from '../../runtime/errors.ts';
-import { assertId, topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { CAPABILITIES, type Capability } from '../../schemas/ingest.ts';
 import { INGEST_VERSION, type RawResult } from '../../schemas/messages.ts';
@@ -85,8 +85,8 @@ export function registerIngestCommand(program: Command): void {
     .option('--capabilities <list>', `capabilities the tool served, comma-separated (${CAPABILITIES.join(', ')})`)
     .option('--allow-empty', 'publish even when the output holds no usable result: an empty JSON list becomes an empty run, anything else a failed attempt (recorded, latest-ingest.json kept)')
     .action(async (file: string, options: { tenant: string; topic: string; producer: string; capabilities?: string; allowEmpty?: boolean }) => {
-      const tenant = assertId('tenant', options.tenant);
-      const topicId = assertId('topic', options.topic);
+      const tenant = parseTenantId(options.tenant);
+      const topicId = parseTopicId(options.topic);
       if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(options.producer)) throw new SkryaError('INVALID_INPUT', `--producer ${JSON.stringify(options.producer)}: use letters, digits, '.', '_' or '-' (at most 64)`);
       let text: string;
       try {

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgressReporter, summaryLines } from './replay.ts';
 import { buildReplayReport } from '../../services/replay/index.ts';
+import { parseReplayId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 function capture(isTTY: boolean): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } {
   const stream = Object.assign(new PassThrough(), { isTTY, columns: 80 });
@@ -42,7 +43,7 @@ describe('createProgressReporter', () => {
 
 describe('summaryLines', () => {
   it('says where the replay went and whether latest-ingest.json moved', () => {
-    const report = buildReplayReport({ tenant: 'acme', topicId: 'news', replayId: 'r1', since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z', model: 'skrya-default@1' }, 4, [], []);
+    const report = buildReplayReport({ tenant: parseTenantId('acme'), topicId: parseTopicId('news'), replayId: parseReplayId('r1'), since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z', model: 'skrya-default@1' }, 4, [], []);
     expect(summaryLines({ dir: '/data/acme/runs/news/replays/r1', report, promoted: null, notPromoted: null })).toEqual([
       'replay r1: acme/news 2026-11-29T00:00:00.000Z .. 2026-11-30T00:00:00.000Z',
       '4 raw results read, 0 rejected; 0 run(s), 0 incomplete',

@@ -1,18 +1,19 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { DEFAULT_TENANT, parseTenantId, parseTopicId, topicKey, type TenantId } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildRetrievalRequest, lastRunUntil, loadSourcesFile } from '../../services/monitor/index.ts';
 
 export function registerRequestCommand(program: Command): void {
   program
     .command('request <topic-id>')
-    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--tenant <tenant>', 'tenant id', parseTenantId, DEFAULT_TENANT)
     .option('--since <iso>', 'start of the time window (ISO 8601)')
     .option('--until <iso>', 'end of the time window (ISO 8601, default now)')
     .option('--dry-run', 'print the provider-neutral request JSON instead of emitting it')
-    .action(async (topicId: string, options: { tenant: string; since?: string; until?: string; dryRun?: boolean }) => {
+    .action(async (topicIdText: string, options: { tenant: TenantId; since?: string; until?: string; dryRun?: boolean }) => {
+      const topicId = parseTopicId(topicIdText);
       const config = loadConfig();
       const topic = loadSourcesFile(sourcesFile(config.SKRYA_DATA_ROOT, options.tenant, topicId));
       const request = buildRetrievalRequest({

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../runtime/config.ts';
 import { sourcesFile, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { assertId, topicKey } from '../../runtime/ids.ts';
+import { DEFAULT_TENANT, parseTenantId, parseTopicId, topicKey, type TenantId } from '../../runtime/ids.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import type { TopicConfig } from '../../schemas/messages.ts';
 import { formatProblem, lintSourcesText, loadSourcesFile, readTopicConfig, toTopicConfig } from '../../services/monitor/index.ts';
@@ -52,12 +52,13 @@ export function registerTopicCommand(program: Command): void {
   topic
     .command('init <topic-id>')
     .description('scaffold <data-root>/<tenant>/topics/<topic-id>/sources.json (and a notes/ folder)')
-    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--tenant <tenant>', 'tenant id', parseTenantId, DEFAULT_TENANT)
     .option('--from <folder>', 'copy an existing topic folder (e.g. examples/ai-browser) instead of the template')
     .option('--force', 'overwrite an existing sources.json')
-    .action((topicId: string, options: { tenant: string; from?: string; force?: boolean }) => {
+    .action((topicIdText: string, options: { tenant: TenantId; from?: string; force?: boolean }) => {
       const { SKRYA_DATA_ROOT: dataRoot } = loadConfig();
-      const dir = topicDir(dataRoot, assertId('tenant', options.tenant), assertId('topic', topicId));
+      const topicId = parseTopicId(topicIdText);
+      const dir = topicDir(dataRoot, options.tenant, topicId);
       const file = sourcesFile(dataRoot, options.tenant, topicId);
       if (fs.existsSync(file) && !options.force) {
         throw new SkryaError('INVALID_INPUT', `${file} already exists; pass --force to overwrite it`);
@@ -94,11 +95,11 @@ function registerTopicConfigCommands(topic: Command): void {
   topic
     .command('apply <topic-id>')
     .description("validate a topic's sources.json and publish it to topic-configs, where the monitors read it (a fleet's way to add or change a topic)")
-    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--tenant <tenant>', 'tenant id', parseTenantId, DEFAULT_TENANT)
     .option('--file <sources.json>', 'publish this file instead of <data-root>/<tenant>/topics/<topic-id>/sources.json')
-    .action(async (topicId: string, options: { tenant: string; file?: string }) => {
-      const tenant = assertId('tenant', options.tenant);
-      assertId('topic', topicId);
+    .action(async (topicIdText: string, options: { tenant: TenantId; file?: string }) => {
+      const { tenant } = options;
+      const topicId = parseTopicId(topicIdText);
       const { SKRYA_DATA_ROOT: dataRoot } = loadConfig();
       const now = new Date();
       let config: TopicConfig;
@@ -115,9 +116,9 @@ function registerTopicConfigCommands(topic: Command): void {
   topic
     .command('delete <topic-id>')
     .description('remove a topic from the monitors: publishes its tombstone to topic-configs (files are left as they are)')
-    .option('--tenant <tenant>', 'tenant id', 'default')
-    .action(async (topicId: string, options: { tenant: string }) => {
-      const key = topicKey({ tenant: options.tenant, topicId });
+    .option('--tenant <tenant>', 'tenant id', parseTenantId, DEFAULT_TENANT)
+    .action(async (topicIdText: string, options: { tenant: TenantId }) => {
+      const key = topicKey({ tenant: options.tenant, topicId: parseTopicId(topicIdText) });
       await writeConfigs([{ key, value: null }]);
       process.stdout.write(`deleted ${key}\n`);
     });

@@ -6,12 +6,12 @@
  */
 import type { Capability } from '../../schemas/ingest.ts';
 import type { ProviderStatus, RawResult, RetrievalRequest, RunCounts, ScoredResult } from '../../schemas/messages.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { type RunId, type TenantId, type TopicId, topicKey } from '../../runtime/ids.ts';
 
 export interface RunRef {
-  tenant: string;
-  topic_id: string;
-  run_id: string;
+  tenant: TenantId;
+  topic_id: TopicId;
+  run_id: RunId;
 }
 
 /** The Kafka key of every message of a topic's runs: one tenant's topic stays in one partition, in order. */

@@ -5,6 +5,7 @@ import { positionOf, requestContextFixture, scoredItemFixture } from '../../test
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
+import { parseRunId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const PRODUCER = { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed', 'web_search'] } as const;
 const COUNTS: RunCounts = { raw_responses: 4, raw_items: 0, accepted: 0, downweighted: 0, quarantined: 0, dropped: 0, normalize_failures: 2 };
@@ -27,9 +28,9 @@ function item(id: string, fields: Partial<ScoredItem> = {}): ScoredItem {
 
 function run(items: ScoredItem[], overrides: Partial<ClosedRun> = {}): ClosedRun {
   return {
-    tenant: 'acme',
-    topicId: 'ai-browser',
-    runId: 'run-20260425t023000z-0a1b2c3d',
+    tenant: parseTenantId('acme'),
+    topicId: parseTopicId('ai-browser'),
+    runId: parseRunId('run-20260425t023000z-0a1b2c3d'),
     request: requestContextFixture,
     producer: { ...PRODUCER, capabilities: [...PRODUCER.capabilities] },
     items,

@@ -10,11 +10,12 @@ import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { agreementOf } from './dedupe/agreement.ts';
 import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
 import { renderRunDigest } from './run-digest.ts';
+import type { RunId, TenantId, TopicId } from '../../runtime/ids.ts';
 
 export interface ClosedRun {
-  tenant: string;
-  topicId: string;
-  runId: string;
+  tenant: TenantId;
+  topicId: TopicId;
+  runId: RunId;
   request: RequestContext;
   producer: Producer;
   items: readonly ScoredItem[];

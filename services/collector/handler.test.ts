@@ -4,6 +4,7 @@ import { COMMIT_NOTE_MAX_BYTES, type HandlerContext, type IncomingMessage, type 
 import { ingestBatchSchema, type IngestBatch, type ScoredItem, type ScoredResult } from '../../schemas/messages.ts';
 import { positionOf, scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createCollector } from './handler.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
 const TIMEOUT_MS = 60_000;
@@ -23,11 +24,11 @@ function incoming(value: ScoredResult, partition: number, offset: number): Incom
 function itemMessage(id: string, runId = 'run-a', fields: Partial<ScoredItem> = {}): ScoredResult {
   const url = `https://example.com/${id}`;
   const base = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
-  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], position: positionOf(id), ...fields }) };
+  return { ...base, run_id: parseRunId(runId), item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, sources: [{ provider: 'rss_feed', url, item_id: id }], position: positionOf(id), ...fields }) };
 }
 
 function marker(runId = 'run-a'): ScoredResult {
-  return { ...scoredRunEndFixture(), run_id: runId };
+  return { ...scoredRunEndFixture(), run_id: parseRunId(runId) };
 }
 
 function batchesOf(outcomes: Outcome[]): IngestBatch[] {

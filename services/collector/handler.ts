@@ -12,11 +12,12 @@ import type { Producer, RequestContext, ScoredItem, ScoredResult } from '../../s
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
+import type { RunId, TenantId, TopicId } from '../../runtime/ids.ts';
 
 interface OpenRun {
-  tenant: string;
-  topicId: string;
-  runId: string;
+  tenant: TenantId;
+  topicId: TopicId;
+  runId: RunId;
   request: RequestContext;
   producer: Producer;
   items: ScoredItem[];

@@ -5,7 +5,7 @@
  */
 import type { StoredDeadLetter } from '../../runtime/dead-letters.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { assertId } from '../../runtime/ids.ts';
+import { parseTenantId } from '../../runtime/ids.ts';
 import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
 
 export interface LetterFilter {
@@ -22,7 +22,7 @@ export function parseLetterFilter(input: LetterFilter): LetterFilter {
   if (input.code !== undefined && !CODE_PATTERN.test(input.code)) throw new SkryaError('INVALID_INPUT', `--code ${JSON.stringify(input.code)} is not a reason code: use upper case, e.g. SCHEMA_INVALID or UNDECODABLE`);
   if (input.stage !== undefined && !STAGE_PATTERN.test(input.stage)) throw new SkryaError('INVALID_INPUT', `--stage ${JSON.stringify(input.stage)} is not a stage name: use one such as scorer or collector`);
   return {
-    ...(input.tenant !== undefined ? { tenant: assertId('tenant', input.tenant) } : {}),
+    ...(input.tenant !== undefined ? { tenant: parseTenantId(input.tenant) } : {}),
     ...(input.stage !== undefined ? { stage: input.stage } : {}),
     ...(input.code !== undefined ? { code: input.code } : {}),
   };

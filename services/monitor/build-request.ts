@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SkryaError } from '../../runtime/errors.ts';
-import { assertId } from '../../runtime/ids.ts';
+import { parseRunId, type RunId, type TenantId, type TopicId } from '../../runtime/ids.ts';
 import type { Capability, Intent } from '../../schemas/ingest.ts';
 import { RETRIEVAL_REQUEST_VERSION, retrievalRequestSchema, type RetrievalRequest } from '../../schemas/messages.ts';
 import { classifyQuery } from '../../domain/intent/classify-query.ts';
@@ -16,8 +16,8 @@ const HOUR_MS = 60 * 60 * 1000;
 const MAX_SUB_QUERIES = 12;
 
 export interface RequestInput {
-  tenant: string;
-  topicId: string;
+  tenant: TenantId;
+  topicId: TopicId;
   topic: TopicSources;
   now: Date;
   trigger: RetrievalRequest['trigger'];
@@ -70,15 +70,14 @@ function isoOrThrow(value: string, flag: string): string {
 }
 
 /** Run ids are deterministic for a tenant, topic and window: emitting the same request twice is the same run. */
-export function runIdFor(tenant: string, topicId: string, window: { since: string; until: string }): string {
+export function runIdFor(tenant: TenantId, topicId: TopicId, window: { since: string; until: string }): RunId {
   const stamp = window.until.replace(/[-:]/g, '').replace(/\.\d+/, '').toLowerCase();
   const digest = createHash('sha256').update(`${tenant}/${topicId}/${window.since}/${window.until}`).digest('hex').slice(0, 8);
-  return `run-${stamp}-${digest}`;
+  return parseRunId(`run-${stamp}-${digest}`);
 }
 
 export function buildRetrievalRequest(input: RequestInput): RetrievalRequest {
-  const tenant = assertId('tenant', input.tenant);
-  const topicId = assertId('topic', input.topicId);
+  const { tenant, topicId } = input;
   const { sources } = input.topic;
   if (sources.length === 0) throw new SkryaError('CONFIG_INVALID', `${input.topic.file}: no enabled runtime-retrieval source`);
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listTopics, sourcesFile } from '../../runtime/data-paths.ts';
 import { describeError } from '../../runtime/errors.ts';
-import { ID_PATTERN, topicKey } from '../../runtime/ids.ts';
+import { isTenantId, isTopicId, parseTopicKey, topicKey, type TenantId, type TopicId } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { TopicConfig } from '../../schemas/messages.ts';
 import { lastRunUntil } from './monitor.ts';
@@ -19,7 +19,7 @@ import { toTopicConfig } from './topic-config.ts';
 export type ConfigChange = { key: string; value: TopicConfig | null };
 
 /** A topic's config from its sources.json, or the file's problem (file:line:column lines). */
-export function readTopicConfig(dataRoot: string, tenant: string, topicId: string, now: Date): { config: TopicConfig } | { problem: string } {
+export function readTopicConfig(dataRoot: string, tenant: TenantId, topicId: TopicId, now: Date): { config: TopicConfig } | { problem: string } {
   try {
     const topic = loadSourcesFile(sourcesFile(dataRoot, tenant, topicId));
     return { config: toTopicConfig({ tenant, topicId, topic, now, lastRunUntil: lastRunUntil(dataRoot, tenant, topicId) }) };
@@ -44,7 +44,7 @@ export function createDataTreeConfigs(options: DataTreeConfigsOptions) {
   const clock = options.clock ?? (() => new Date());
 
   /** The change one topic's folder makes now, or null when there is none (unchanged or broken). */
-  function changeOf(tenant: string, topicId: string, now: Date): ConfigChange | null {
+  function changeOf(tenant: TenantId, topicId: TopicId, now: Date): ConfigChange | null {
     const key = topicKey({ tenant, topicId });
     if (!fs.existsSync(path.dirname(sourcesFile(dataRoot, tenant, topicId)))) return published.has(key) ? { key, value: null } : null;
     const read = readTopicConfig(dataRoot, tenant, topicId, now);
@@ -79,7 +79,7 @@ export function createDataTreeConfigs(options: DataTreeConfigsOptions) {
       const presentKeys = new Set(present.map((ref) => topicKey(ref)));
       const tenants = new Set(present.map(({ tenant }) => tenant));
       for (const key of published.keys()) {
-        const tenant = key.split('/')[0]!;
+        const { tenant } = parseTopicKey(key);
         if (!presentKeys.has(key) && (tenants.has(tenant) || fs.existsSync(path.join(dataRoot, tenant)))) changes.push({ key, value: null });
       }
       return write(changes);
@@ -88,14 +88,14 @@ export function createDataTreeConfigs(options: DataTreeConfigsOptions) {
     /** Publishes the changes of the named topic folders (paths relative to the data root, as a file watcher reports them). */
     async syncPaths(relativePaths: Iterable<string>): Promise<ConfigChange[]> {
       const now = clock();
-      const topics = new Map<string, { tenant: string; topicId: string }>();
+      const topics = new Map<string, { tenant: TenantId; topicId: TopicId }>();
       for (const relative of relativePaths) {
         const [tenant, folder, topicId] = relative.split(path.sep);
-        if (!tenant || !ID_PATTERN.test(tenant)) continue;
-        if (folder === 'topics' && topicId && ID_PATTERN.test(topicId)) topics.set(`${tenant}/${topicId}`, { tenant, topicId });
+        if (!tenant || !isTenantId(tenant)) continue;
+        if (folder === 'topics' && topicId && isTopicId(topicId)) topics.set(`${tenant}/${topicId}`, { tenant, topicId });
         else if (folder === undefined || (folder === 'topics' && topicId === undefined)) {
           // A tenant or its topics folder changed as a whole (created, moved, deleted): look at all its topics.
-          for (const key of published.keys()) if (key.startsWith(`${tenant}/`)) topics.set(key, { tenant, topicId: key.slice(tenant.length + 1) });
+          for (const key of published.keys()) if (key.startsWith(`${tenant}/`)) topics.set(key, parseTopicKey(key));
           for (const ref of listTopics(dataRoot).filter((ref) => ref.tenant === tenant)) topics.set(topicKey(ref), ref);
         }
       }

@@ -5,9 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir, LATEST_FILE, sourcesFile } from '../../runtime/data-paths.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { retrievalRequestSchema, type MonitorState, type RetrievalRequest } from '../../schemas/messages.ts';
+import { type MonitorState, monitorStateSchema, type RetrievalRequest, retrievalRequestSchema } from '../../schemas/messages.ts';
 import { createDataTreeConfigs, type ConfigChange } from './data-tree-configs.ts';
 import { createMonitor, lastRunUntil, type FiredTopic, type MonitorOptions } from './monitor.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const logger = createLogger({ level: 'silent' });
 let root: string;
@@ -20,7 +21,7 @@ afterEach(() => {
 });
 
 function writeSources(tenant: string, topicId: string, text: string): string {
-  const file = sourcesFile(root, tenant, topicId);
+  const file = sourcesFile(root, parseTenantId(tenant), parseTopicId(topicId));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
   return file;
@@ -125,7 +126,7 @@ describe('createMonitor().tick', () => {
   it('resumes from the restored state: a topic fired an hour ago is not due, and its next window starts where that one ended', async () => {
     writeSources('acme', 'good-topic', VALID);
     const { published, publish } = recorder();
-    const restored = new Map([['acme/good-topic', { tenant: 'acme', topic_id: 'good-topic', last_run_id: 'run-x', last_window_since: '2026-04-25T04:00:00.000Z', last_window_until: '2026-04-25T05:40:00.000Z', fired_at: '2026-04-25T05:40:00.000Z' }]]);
+    const restored = new Map([['acme/good-topic', monitorStateSchema.parse({ tenant: 'acme', topic_id: 'good-topic', last_run_id: 'run-x', last_window_since: '2026-04-25T04:00:00.000Z', last_window_until: '2026-04-25T05:40:00.000Z', fired_at: '2026-04-25T05:40:00.000Z' })]]);
     const monitor = await loadedMonitor(publish, restored);
     expect((await monitor.tick(new Date('2026-04-25T06:00:00.000Z'))).emitted).toEqual([]);
     await monitor.tick(new Date('2026-04-25T06:40:00.000Z'));
@@ -134,7 +135,7 @@ describe('createMonitor().tick', () => {
 
   it('starts the window at the end of the run the sink last wrote', async () => {
     writeSources('acme', 'good-topic', VALID);
-    const latest = path.join(ingestDir(root, 'acme', 'good-topic'), LATEST_FILE);
+    const latest = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('good-topic')), LATEST_FILE);
     fs.mkdirSync(path.dirname(latest), { recursive: true });
     fs.writeFileSync(latest, JSON.stringify({ time_window: { since: '2026-04-25T03:00:00.000Z', until: '2026-04-25T05:30:00.000Z' } }));
     const { published, publish } = recorder();
@@ -218,10 +219,10 @@ describe('lastRunUntil', () => {
     ['a truncated latest file', '{"time_window": {"until": "2026', null],
   ])('%s → %s', (_name, content, expected) => {
     if (content !== null) {
-      const latest = path.join(ingestDir(root, 'acme', 'good-topic'), LATEST_FILE);
+      const latest = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('good-topic')), LATEST_FILE);
       fs.mkdirSync(path.dirname(latest), { recursive: true });
       fs.writeFileSync(latest, content);
     }
-    expect(lastRunUntil(root, 'acme', 'good-topic')).toBe(expected);
+    expect(lastRunUntil(root, parseTenantId('acme'), parseTopicId('good-topic'))).toBe(expected);
   });
 });

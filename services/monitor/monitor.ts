@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { describeError, isSkryaError } from '../../runtime/errors.ts';
-import { resolveInside } from '../../runtime/ids.ts';
+import { type RunId, type TenantId, type TopicId, resolveInside } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { MonitorState, RetrievalRequest, TopicConfig } from '../../schemas/messages.ts';
 import { buildRetrievalRequest, expandTopicQueries } from './build-request.ts';
@@ -18,7 +18,7 @@ import { createDueSchedule, type DueSchedule } from './due-schedule.ts';
 import { fromTopicConfig, type ScheduledTopic } from './topic-config.ts';
 
 /** The end of the window of the run in latest-ingest.json: where the next window starts. */
-export function lastRunUntil(dataRoot: string, tenant: string, topicId: string): string | null {
+export function lastRunUntil(dataRoot: string, tenant: TenantId, topicId: TopicId): string | null {
   try {
     const latest = JSON.parse(fs.readFileSync(resolveInside(ingestDir(dataRoot, tenant, topicId), LATEST_FILE), 'utf8')) as { time_window?: { until?: unknown } };
     return typeof latest.time_window?.until === 'string' ? latest.time_window.until : null;
@@ -35,8 +35,8 @@ export interface FiredTopic {
 }
 
 export interface TickReport {
-  emitted: Array<{ tenant: string; topicId: string; runId: string }>;
-  skipped: Array<{ tenant: string; topicId: string; problem: string }>;
+  emitted: Array<{ tenant: TenantId; topicId: TopicId; runId: RunId }>;
+  skipped: Array<{ tenant: TenantId; topicId: TopicId; problem: string }>;
 }
 
 export interface MonitorOptions {

@@ -13,13 +13,14 @@ import { registerSourcesCommand } from '../../cli/commands/sources.ts';
 import { buildRetrievalRequest } from './build-request.ts';
 import { migrateSourcesText, unifiedDiff } from './migrate-sources.ts';
 import { lintSourcesText, loadSourcesFile } from './sources-file.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../test/fixtures/topics');
 const RUNTIME_48H = path.join(FIXTURES, 'original-runtime-48h', 'sources.json');
 const RSS_FEEDS = path.join(FIXTURES, 'original-rss-feeds', 'sources.json');
 const NOW = new Date('2026-11-30T12:00:00Z');
 
-const request = (file: string) => buildRetrievalRequest({ tenant: 'acme', topicId: 'original', topic: loadSourcesFile(file), now: NOW, trigger: 'CLI' });
+const request = (file: string) => buildRetrievalRequest({ tenant: parseTenantId('acme'), topicId: parseTopicId('original'), topic: loadSourcesFile(file), now: NOW, trigger: 'CLI' });
 
 describe("the original tool's topic shapes", () => {
   it("a source's own recency_hours (48) sets the window", () => {

@@ -10,6 +10,7 @@ import { INTENTS } from '../../schemas/ingest.ts';
 import type { TopicConfig } from '../../schemas/messages.ts';
 import { expandTopicQueries } from './build-request.ts';
 import { runtimeSourceSchema, type TopicSources } from './sources-file.ts';
+import type { TenantId, TopicId } from '../../runtime/ids.ts';
 
 /**
  * The normalized form inside `sources_json`. Its cron was checked by the publisher's lint; here
@@ -26,8 +27,8 @@ const normalizedSourcesSchema = z.object({
 
 /** What the monitor schedules: the topic's sources and its query expansion for one UTC year. */
 export interface ScheduledTopic {
-  tenant: string;
-  topicId: string;
+  tenant: TenantId;
+  topicId: TopicId;
   sources: TopicSources;
   contentSha256: string;
   expansion: { intent: TopicSources['intent']; subQueries: string[]; year: number };
@@ -43,7 +44,7 @@ export function configHash(topic: TopicSources): string {
   return createHash('sha256').update(normalized(topic)).digest('hex');
 }
 
-export function toTopicConfig(input: { tenant: string; topicId: string; topic: TopicSources; now: Date; lastRunUntil: string | null }): TopicConfig {
+export function toTopicConfig(input: { tenant: TenantId; topicId: TopicId; topic: TopicSources; now: Date; lastRunUntil: string | null }): TopicConfig {
   const expansion = expandTopicQueries(input.topic, input.now);
   return {
     tenant: input.tenant,

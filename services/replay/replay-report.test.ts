@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildReplayReport, renderReportJson, renderReportMarkdown } from './replay-report.ts';
 import { diffRun } from './run-diff.ts';
+import { parseReplayId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
-const SCOPE = { tenant: 'acme', topicId: 'news', replayId: 'new-model', since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z', model: 'fresh-news@1' };
+const SCOPE = { tenant: parseTenantId('acme'), topicId: parseTopicId('news'), replayId: parseReplayId('new-model'), since: '2026-11-29T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z', model: 'fresh-news@1' };
 
 function item(name: string, overrides: Record<string, unknown> = {}) {
   return { id: `it-${name}`, title: `Title ${name}`, url: `https://example.com/${name}`, canonical_url: `https://example.com/${name}`, content: 'body', summary: null, verdict: 'accepted', score: 0.5, ...overrides };

@@ -5,13 +5,14 @@
  */
 import type { ReplayRejection } from './replay-stages.ts';
 import type { RunDiff } from './run-diff.ts';
+import type { ReplayId, TenantId, TopicId } from '../../runtime/ids.ts';
 
 export const REPLAY_DIFF_VERSION = 'skrya.replay-diff.v1';
 
 export interface ReplayReport {
   interface_version: typeof REPLAY_DIFF_VERSION;
-  tenant: string;
-  topic_id: string;
+  tenant: TenantId;
+  topic_id: TopicId;
   replay_id: string;
   since: string;
   until: string;
@@ -22,7 +23,7 @@ export interface ReplayReport {
   runs: RunDiff[];
 }
 
-export function buildReplayReport(scope: { tenant: string; topicId: string; replayId: string; since: string; until: string; model: string }, read: number, rejected: ReplayRejection[], runs: RunDiff[]): ReplayReport {
+export function buildReplayReport(scope: { tenant: TenantId; topicId: TopicId; replayId: ReplayId; since: string; until: string; model: string }, read: number, rejected: ReplayRejection[], runs: RunDiff[]): ReplayReport {
   const sum = (field: 'new' | 'changed' | 'removed' | 'rescored' | 'unchanged') => runs.reduce((total, run) => total + run.counts[field], 0);
   return {
     interface_version: REPLAY_DIFF_VERSION,

@@ -7,20 +7,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { assertId, resolveInside } from '../../runtime/ids.ts';
+import { parseReplayId, parseTenantId, parseTopicId, resolveInside, type ReplayId, type TenantId, type TopicId } from '../../runtime/ids.ts';
 import { isoDateTime } from '../../schemas/ingest.ts';
 import { compactTimestamp } from '../sink/index.ts';
 
 export interface ReplayRequest {
-  tenant: string;
-  topicId: string;
+  tenant: TenantId;
+  topicId: TopicId;
   /** Normalized to UTC ISO 8601 with milliseconds. */
   since: string;
   until: string;
-  replayId: string;
+  replayId: ReplayId;
   promote: boolean;
 }
 
+/** As typed on the command line: parsed and checked by buildReplayRequest. */
 export interface ReplayRequestInput {
   tenant: string;
   topic: string;
@@ -39,8 +40,8 @@ export function parseInstant(value: string, flag: string): string {
 }
 
 /** replay-<since>-<until> in compact UTC: readable, and the same range always gives the same id. */
-export function defaultReplayId(since: string, until: string): string {
-  return assertId('replay', `replay-${compactTimestamp(since)}-${compactTimestamp(until)}`.toLowerCase());
+export function defaultReplayId(since: string, until: string): ReplayId {
+  return parseReplayId(`replay-${compactTimestamp(since)}-${compactTimestamp(until)}`.toLowerCase());
 }
 
 function isDirectory(dir: string): boolean {
@@ -51,7 +52,7 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-function knownTopics(dataRoot: string, tenant: string): string[] {
+function knownTopics(dataRoot: string, tenant: TenantId): string[] {
   const names = new Set<string>();
   for (const folder of ['topics', 'runs']) {
     try {
@@ -64,8 +65,8 @@ function knownTopics(dataRoot: string, tenant: string): string[] {
 }
 
 /** The tenant must have a tree, and the topic a sources folder or past runs. */
-export function assertKnownTopic(dataRoot: string, tenant: string, topicId: string): void {
-  if (!isDirectory(resolveInside(dataRoot, assertId('tenant', tenant)))) {
+export function assertKnownTopic(dataRoot: string, tenant: TenantId, topicId: TopicId): void {
+  if (!isDirectory(resolveInside(dataRoot, tenant))) {
     throw new SkryaError('INVALID_INPUT', `unknown tenant ${JSON.stringify(tenant)}: no folder ${resolveInside(dataRoot, tenant)} (check --tenant and SKRYA_DATA_ROOT)`);
   }
   const hasRuns = isDirectory(path.dirname(ingestDir(dataRoot, tenant, topicId)));
@@ -76,12 +77,12 @@ export function assertKnownTopic(dataRoot: string, tenant: string, topicId: stri
 }
 
 export function buildReplayRequest(input: ReplayRequestInput, dataRoot: string): ReplayRequest {
-  const tenant = assertId('tenant', input.tenant);
-  const topicId = assertId('topic', input.topic);
+  const tenant = parseTenantId(input.tenant);
+  const topicId = parseTopicId(input.topic);
   const since = parseInstant(input.since, '--since');
   const until = parseInstant(input.until, '--until');
   if (Date.parse(since) >= Date.parse(until)) throw new SkryaError('INVALID_INPUT', `the replay range is empty: --since ${since} is not before --until ${until}`);
-  const replayId = input.replayId === undefined ? defaultReplayId(since, until) : assertId('replay', input.replayId);
+  const replayId = input.replayId === undefined ? defaultReplayId(since, until) : parseReplayId(input.replayId);
   assertKnownTopic(dataRoot, tenant, topicId);
   return { tenant, topicId, since, until, replayId, promote: input.promote ?? false };
 }

@@ -18,9 +18,10 @@ import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
+import type { RunId } from '../../runtime/ids.ts';
 
 export interface ReplayedRun {
-  runId: string;
+  runId: RunId;
   requestedAt: string;
   /** Relative to the replay folder, and the same name as the original run's file under ingest/. */
   file: string;

@@ -11,6 +11,7 @@ import type { RawResult } from '../../schemas/messages.ts';
 import type { ReplayRequest } from './replay-request.ts';
 import { replayTopic, type ReadRawResults, type ReplayProgress } from './replay-topic.ts';
 import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
+import { parseReplayId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const REQUEST_A = requestAt('2026-11-29T10:00:00.000Z');
 const REQUEST_B = requestAt('2026-11-30T10:00:00.000Z');
@@ -26,7 +27,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const request = (overrides: Partial<ReplayRequest> = {}): ReplayRequest => ({
-  tenant: 'acme', topicId: 'kafka-news', since: '2026-11-30T00:00:00.000Z', until: '2026-11-30T01:00:00.000Z', replayId: 'test-replay', promote: false, ...overrides,
+  tenant: parseTenantId('acme'), topicId: parseTopicId('kafka-news'), since: '2026-11-30T00:00:00.000Z', until: '2026-11-30T01:00:00.000Z', replayId: parseReplayId('test-replay'), promote: false, ...overrides,
 });
 
 /** A reader over fixed records: what the broker would return for the range, filtered by `keep`. */
@@ -45,7 +46,7 @@ function replay(values: RawResult[], overrides: Partial<ReplayRequest> = {}, ser
   return replayTopic({ dataRoot: root, model: DEFAULT_SCORING_MODEL, serde, logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, readRawResults: reader(values) }, request(overrides), (event) => progress.push(event));
 }
 
-const target = (id = 'test-replay') => replayDir(root, 'acme', 'kafka-news', id);
+const target = (id = 'test-replay') => replayDir(root, parseTenantId('acme'), parseTopicId('kafka-news'), parseReplayId(id));
 const listing = (dir: string) => (fs.readdirSync(dir, { recursive: true }) as string[]).sort();
 
 describe('replayTopic', () => {
@@ -73,22 +74,22 @@ describe('replayTopic', () => {
   });
 
   it('diffs each run against the original file of the same name', async () => {
-    const first = await replay(RUN_A, { replayId: 'first' });
-    const originals = path.join(ingestDir(root, 'acme', 'kafka-news'), 'normalized');
+    const first = await replay(RUN_A, { replayId: parseReplayId('first') });
+    const originals = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('kafka-news')), 'normalized');
     fs.mkdirSync(originals, { recursive: true });
     fs.copyFileSync(path.join(first.dir, first.report.runs[0]!.file), path.join(originals, path.basename(first.report.runs[0]!.file)));
-    const second = await replay(RUN_A, { replayId: 'second' });
+    const second = await replay(RUN_A, { replayId: parseReplayId('second') });
     expect(second.report.runs[0]).toMatchObject({ original: 'found', counts: { original: 1, replayed: 1, unchanged: 1, new: 0 } });
   });
 
   it('compares each replayed run with the predecessor the live sink used, and copies no other original run', async () => {
-    const first = await replay(RUN_A, { replayId: 'first' });
-    const originals = path.join(ingestDir(root, 'acme', 'kafka-news'), 'normalized');
+    const first = await replay(RUN_A, { replayId: parseReplayId('first') });
+    const originals = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('kafka-news')), 'normalized');
     fs.mkdirSync(originals, { recursive: true });
     fs.copyFileSync(path.join(first.dir, first.report.runs[0]!.file), path.join(originals, path.basename(first.report.runs[0]!.file)));
     const originalA = fs.readFileSync(path.join(originals, path.basename(first.report.runs[0]!.file)), 'utf8');
 
-    const onlyB = await replay(RUN_B, { replayId: 'only-b' });
+    const onlyB = await replay(RUN_B, { replayId: parseReplayId('only-b') });
     expect(listing(onlyB.dir).filter((file) => file.startsWith('normalized/'))).toEqual(['normalized/20261130T100000000Z.json']);
     const documentB = JSON.parse(fs.readFileSync(path.join(onlyB.dir, 'latest-ingest.json'), 'utf8')) as { changes: { previous_run_id: string | null } };
     expect(documentB.changes.previous_run_id).toBe('run-a');
@@ -123,7 +124,7 @@ describe('replayTopic', () => {
     { promote: false, latest: 'untouched' },
     { promote: true, latest: 'run-b' },
   ])('promote=$promote leaves latest-ingest.json $latest', async ({ promote, latest }) => {
-    const ingest = ingestDir(root, 'acme', 'kafka-news');
+    const ingest = ingestDir(root, parseTenantId('acme'), parseTopicId('kafka-news'));
     fs.mkdirSync(ingest, { recursive: true });
     fs.writeFileSync(path.join(ingest, 'latest-ingest.json'), 'untouched');
     fs.writeFileSync(path.join(ingest, 'digest.md'), 'untouched');
@@ -136,7 +137,7 @@ describe('replayTopic', () => {
   });
 
   it('--promote never promotes a failed or incomplete run: latest-ingest.json stays and the summary says why', async () => {
-    const ingest = ingestDir(root, 'acme', 'kafka-news');
+    const ingest = ingestDir(root, parseTenantId('acme'), parseTopicId('kafka-news'));
     fs.mkdirSync(ingest, { recursive: true });
     fs.writeFileSync(path.join(ingest, 'latest-ingest.json'), 'the last good run');
     fs.writeFileSync(path.join(ingest, 'digest.md'), 'the last good digest');
@@ -149,7 +150,7 @@ describe('replayTopic', () => {
   });
 
   it('--promote takes the newest good replayed run, naming a later failed one', async () => {
-    const ingest = ingestDir(root, 'acme', 'kafka-news');
+    const ingest = ingestDir(root, parseTenantId('acme'), parseTopicId('kafka-news'));
     const failedEnd = runEnd('run-b', REQUEST_B, 0) as Extract<RawResult, { kind: 'RUN_END' }>;
     const allFailed: RawResult = { ...failedEnd, run_end: { ...failedEnd.run_end, provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'error' as const, code: 'BAD_RESPONSE', message: 'HTTP 500', calls: 1, results: 0 }] } };
     const summary = await replay([...RUN_A, allFailed], { promote: true, since: '2026-11-29T00:00:00.000Z' });

@@ -10,6 +10,7 @@ import { retrievalRequestFixture } from '../../test/fixtures/messages.ts';
 import { createRetriever } from './handler.ts';
 import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
 import { createSkillRegistry, type SkillRegistry } from '../../domain/skills/registry.ts';
+import { parseRunId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 let registry: SkillRegistry;
 let root: string;
@@ -33,7 +34,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 function localRequest(overrides: Partial<RetrievalRequest> = {}): RetrievalRequest {
   return retrievalRequestFixture({
-    topic_id: 'notes',
+    topic_id: parseTopicId('notes'),
     capabilities: ['local_file'],
     intent: null,
     locations: { feeds: [], paths: ['notes'], urls: [], sites: [] },
@@ -63,7 +64,7 @@ describe('retriever: a tenant reads only its own tree', () => {
     }, 'local_file', 'BLOCKED_URL'],
     ['a topic folder that is a link to another tenant\'s topic', () => {
       fs.symlinkSync(path.join(root, 'globex/topics/secret'), path.join(root, 'acme/topics/stolen'));
-      return localRequest({ topic_id: 'stolen' });
+      return localRequest({ topic_id: parseTopicId('stolen') });
     }, 'tenant', 'BLOCKED_URL'],
   ])('refuses %s', async (_name, build, provider, code) => {
     const request = build();
@@ -86,8 +87,8 @@ describe('retriever: tenant settings', () => {
 
   it('closes runs past the daily quota with the quota status and no provider call; other tenants run', async () => {
     writeTenant('acme', { quotas: { requests_per_day: 2 } });
-    const requests = ['run-a', 'run-b', 'run-c'].map((run_id) => localRequest({ run_id }));
-    const other = localRequest({ tenant: 'globex', topic_id: 'secret', run_id: 'run-globex' });
+    const requests = ['run-a', 'run-b', 'run-c'].map((run_id) => localRequest({ run_id: parseRunId(run_id) }));
+    const other = localRequest({ tenant: parseTenantId('globex'), topic_id: parseTopicId('secret'), run_id: parseRunId('run-globex') });
     const messages = await retrieve(createRetriever({ registry, dataRoot: root }), [...requests, other]);
     const refused = markerOf(messages, 'run-c');
     expect(refused.run_end.provider_status).toEqual([expect.objectContaining({ provider: 'tenant', status: 'skipped', code: 'TENANT_QUOTA_EXCEEDED', message: 'quota exceeded: 3 requests today, limit 2', calls: 0 })]);

@@ -21,6 +21,7 @@ import { sleep } from '../../domain/skills/adapters/retry-policy.ts';
 import { builtinSkills } from '../../domain/skills/builtin-skills.ts';
 import { createSkillRegistry, type SkillRegistry } from '../../domain/skills/registry.ts';
 import { sendJson, startLocalServer, type LocalServer, type RecordedRequest } from '../../domain/skills/testing/local-server.ts';
+import { parseRunId, parseTenantId } from '../../runtime/ids.ts';
 
 const fixture = (file: string) => readFileSync(new URL(`../../domain/skills/providers/${file}`, import.meta.url), 'utf8');
 const NEWS = fixture('brave-news-search/fixtures/news-kafka-4-release.json');
@@ -118,8 +119,8 @@ describe('Brave on one key, as a real first run meets it', () => {
     fs.writeFileSync(path.join(root, 'globex', 'tenant.json'), JSON.stringify({ credentials: { BRAVE_API_KEY: 'env:GLOBEX_BRAVE_API_KEY' } }));
     process.env.GLOBEX_BRAVE_API_KEY = KEY;
     try {
-      const acme = braveRequest({ run_id: 'run-acme' });
-      const globex = braveRequest({ tenant: 'globex', run_id: 'run-globex' });
+      const acme = braveRequest({ run_id: parseRunId('run-acme') });
+      const globex = braveRequest({ tenant: parseTenantId('globex'), run_id: parseRunId('run-globex') });
       const messages = await retrieve(handler, [acme, globex]);
 
       const log = server.requests;
@@ -142,7 +143,7 @@ describe('Brave on one key, as a real first run meets it', () => {
     server = await startLocalServer(braveAt1PerSecond({ firstAnswer429: true }));
     const limiter = createCredentialRateLimiter({ clock: systemClock, sleep });
     const registry = await registryOn(server.origin, limiter, { failureThreshold: 1 });
-    const request = braveRequest({ capabilities: ['news_search'], sub_queries: ['kafka 4.0 release'], run_id: 'run-429' });
+    const request = braveRequest({ capabilities: ['news_search'], sub_queries: ['kafka 4.0 release'], run_id: parseRunId('run-429') });
     const messages = await retrieve(createRetriever({ registry, dataRoot: root }), [request]);
 
     const [refused, retried] = server.requests;
@@ -154,7 +155,7 @@ describe('Brave on one key, as a real first run meets it', () => {
     expect(statuses).toContainEqual(expect.objectContaining({ provider: 'brave_news_search', status: 'ok' }));
     expect(messages.filter((message) => message.kind === 'RESPONSE').length).toBeGreaterThan(0);
     // A threshold of one failure: had the 429 counted, the circuit would be open now.
-    const again = await retrieve(createRetriever({ registry, dataRoot: root }), [{ ...request, run_id: 'run-after-429' }]);
+    const again = await retrieve(createRetriever({ registry, dataRoot: root }), [{ ...request, run_id: parseRunId('run-after-429') }]);
     expect(markerOf(again, 'run-after-429').run_end.provider_status).toContainEqual(expect.objectContaining({ provider: 'brave_news_search', status: 'ok' }));
   });
 });

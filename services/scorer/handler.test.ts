@@ -6,6 +6,7 @@ import { scoredResultSchema, type RawResult, type ScoredResult } from '../../sch
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createScorer } from './handler.ts';
 import { builtinParsers } from './normalize-response.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 type Response = Extract<RawResult, { kind: 'RESPONSE' }>;
 
@@ -19,12 +20,12 @@ function incoming(value: RawResult, offset = 0): IncomingMessage<RawResult> {
 
 function response(overrides: Partial<Response['response']> = {}, producer: Partial<Response['producer']> = { name: 'feed_reader' }, runId?: string): Response {
   const raw = rawResponseFixture(overrides) as Response;
-  return { ...raw, ...(runId ? { run_id: runId } : {}), producer: { ...raw.producer, ...producer }, request: { ...raw.request, window_until: '2026-11-30T00:00:00Z' } };
+  return { ...raw, ...(runId ? { run_id: parseRunId(runId) } : {}), producer: { ...raw.producer, ...producer }, request: { ...raw.request, window_until: '2026-11-30T00:00:00Z' } };
 }
 
 function runEnd(runId?: string, responseCount = 3): RawResult {
   const end = rawRunEndFixture() as Extract<RawResult, { kind: 'RUN_END' }>;
-  return { ...end, ...(runId ? { run_id: runId } : {}), run_end: { ...end.run_end, response_count: responseCount } };
+  return { ...end, ...(runId ? { run_id: parseRunId(runId) } : {}), run_end: { ...end.run_end, response_count: responseCount } };
 }
 
 function emitted(outcomes: Outcome[]): ScoredResult[] {

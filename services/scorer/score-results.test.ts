@@ -12,6 +12,7 @@ import { contentHash, itemId } from './item-identity.ts';
 import { createResultsScorer } from './score-results.ts';
 import { candidatesOf } from './steps/normalize.ts';
 import { providerResult } from './testing/step-fixtures.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 type Response = Extract<RawResult, { kind: 'RESPONSE' }>;
 
@@ -22,7 +23,7 @@ const PRODUCER = 'feed_reader';
 
 function message(request: Partial<RequestContext> = {}, runId = 'run-20260425t023000z-0a1b2c3d'): Response {
   const raw = rawResponseFixture() as Response;
-  return { ...raw, run_id: runId, producer: { ...raw.producer, name: PRODUCER }, request: { ...requestContextFixture, ...request } };
+  return { ...raw, run_id: parseRunId(runId), producer: { ...raw.producer, name: PRODUCER }, request: { ...requestContextFixture, ...request } };
 }
 
 

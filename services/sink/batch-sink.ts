@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
-import { resolveInside } from '../../runtime/ids.ts';
+import { type TenantId, type TopicId, resolveInside } from '../../runtime/ids.ts';
 import { drop, type Handler } from '../../runtime/handler.ts';
 import { compactTimestamp } from './file-names.ts';
 import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
@@ -22,7 +22,7 @@ export const DIGEST_FILE = 'digest.md';
 export interface BatchSinkOptions {
   dataRoot: string;
   /** Where a batch lands; replays write into replays/<id>/ instead. */
-  targetDir?: (tenant: string, topicId: string) => string;
+  targetDir?: (tenant: TenantId, topicId: TopicId) => string;
   /**
    * The live sink: once a run's file is written, a different batch of the same run is dropped. It can
    * only be a re-emission made of part of the run: a collector restarted from an offset inside a run it
@@ -80,7 +80,7 @@ function readText(file: string): string | null {
 }
 
 export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-normalized'> {
-  const target = options.targetDir ?? ((tenant: string, topicId: string) => ingestDir(options.dataRoot, tenant, topicId));
+  const target = options.targetDir ?? ((tenant: TenantId, topicId: TopicId) => ingestDir(options.dataRoot, tenant, topicId));
   return {
     input: 'ingest-normalized',
     handle({ value: batch }) {

@@ -8,6 +8,7 @@ import type { RawResult } from '../../schemas/messages.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';
 import { createRawSink, rawFileName, renderRawFile } from './raw-sink.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 type Response = Extract<RawResult, { kind: 'RESPONSE' }>;
 
@@ -91,14 +92,14 @@ describe('raw sink', () => {
     const first = response({ sequence: 0 });
     const second = response({ sequence: 1, payload: 'second' });
     for (const value of [first, second, first, rawRunEndFixture()]) expect(await rawSink.handle(message(value), context)).toEqual([]);
-    const dir = path.join(ingestDir(root, 'acme', 'ai-browser'), 'raw');
+    const dir = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('ai-browser')), 'raw');
     expect(fs.readdirSync(dir).sort()).toEqual(['20260425T023000000Z-rss_feed-000.txt', '20260425T023000000Z-rss_feed-001.txt']);
     expect(fs.readFileSync(path.join(dir, '20260425T023000000Z-rss_feed-000.txt'), 'utf8')).toBe(renderRawFile(first));
   });
 
   it('keeps a hostile provider name inside the raw folder', async () => {
     await createRawSink({ dataRoot: root }).handle(message(response({}, '../../../../escape')), context);
-    const dir = path.join(ingestDir(root, 'acme', 'ai-browser'), 'raw');
+    const dir = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('ai-browser')), 'raw');
     expect(fs.readdirSync(dir)).toEqual(['20260425T023000000Z-escape-000.txt']);
   });
 });

@@ -4,7 +4,7 @@
  * header. For debugging and tracing only; agents read the normalized files.
  */
 import { ingestDir } from '../../runtime/data-paths.ts';
-import { resolveInside } from '../../runtime/ids.ts';
+import { type TenantId, type TopicId, resolveInside } from '../../runtime/ids.ts';
 import type { Handler } from '../../runtime/handler.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';
@@ -30,8 +30,8 @@ export function renderRawFile(raw: Extract<RawResult, { kind: 'RESPONSE' }>): st
   return `${header.join('\n')}\n\n${response.payload}`;
 }
 
-export function createRawSink(options: { dataRoot: string; targetDir?: (tenant: string, topicId: string) => string }): Handler<'raw-results'> {
-  const target = options.targetDir ?? ((tenant: string, topicId: string) => ingestDir(options.dataRoot, tenant, topicId));
+export function createRawSink(options: { dataRoot: string; targetDir?: (tenant: TenantId, topicId: TopicId) => string }): Handler<'raw-results'> {
+  const target = options.targetDir ?? ((tenant: TenantId, topicId: TopicId) => ingestDir(options.dataRoot, tenant, topicId));
   return {
     input: 'raw-results',
     handle({ value }) {

@@ -26,6 +26,7 @@ import { startUiServer, TOKEN_COOKIE, type UiServer } from '../../ui/server.ts';
 import { chromiumPath } from '../support/chromium.ts';
 import { codeOf } from '../support/error-code.ts';
 import { createHarness, readLatestIfRun, readTopic, runCli, waitFor, type Harness } from '../support/pipeline-harness.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const SAMPLE_TOPIC = fileURLToPath(new URL('../../examples/ai-browser', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/latest', import.meta.url));
@@ -82,7 +83,7 @@ function get(pathname: string, token?: string): Promise<Response> {
 
 beforeAll(async () => {
   harness = await createHarness('ui');
-  copyTopicFolder(SAMPLE_TOPIC, topicDir(harness.dataRoot, 'demo', 'ai-browser'));
+  copyTopicFolder(SAMPLE_TOPIC, topicDir(harness.dataRoot, parseTenantId('demo'), parseTopicId('ai-browser')));
   harness.addTopic('acme', 'kafka-ops', 'kafka-ops');
   // A tenant with a daily limit: its runs are claimed on tenant-usage, which the fleet page counts.
   fs.writeFileSync(path.join(harness.dataRoot, 'acme', 'tenant.json'), JSON.stringify({ quotas: { requests_per_day: 5 } }));
@@ -143,7 +144,7 @@ describe('the operator view in Chromium (operator token)', () => {
   });
 
   it('Run report: ranked items in order with verdicts, merged copies, the quarantined item\'s evidence, drops with reasons, raw responses', async () => {
-    const stamp = runStamps(harness.dataRoot, 'demo', 'ai-browser').at(-1)!;
+    const stamp = runStamps(harness.dataRoot, parseTenantId('demo'), parseTopicId('ai-browser')).at(-1)!;
     const text = await visit(page, `/t/demo/ai-browser/runs/${stamp}`, 'run-report');
     const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
     expect((await page.locator('table.items .item-title').allInnerTexts()).map(oneLine)).toEqual(demo.items.map((item) => oneLine(item.title)));
@@ -228,11 +229,11 @@ describe('access', () => {
     expect(fleet).toContain('Tenant acme');
     expect(fleet).not.toContain('Tenant demo');
     expect((await get('/t/acme/kafka-ops', ACME_TOKEN)).status).toBe(200);
-    const stamp = runStamps(harness.dataRoot, 'demo', 'ai-browser').at(-1)!;
+    const stamp = runStamps(harness.dataRoot, parseTenantId('demo'), parseTopicId('ai-browser')).at(-1)!;
     for (const pathname of ['/t/demo/ai-browser', `/t/demo/ai-browser/runs/${stamp}`, `/t/demo/ai-browser/replays/${replayId}`, '/health']) {
       expect((await get(pathname, ACME_TOKEN)).status, pathname).toBe(403);
     }
-    const rawName = fs.readdirSync(path.join(ingestDir(harness.dataRoot, 'demo', 'ai-browser'), 'raw'))[0]!;
+    const rawName = fs.readdirSync(path.join(ingestDir(harness.dataRoot, parseTenantId('demo'), parseTopicId('ai-browser')), 'raw'))[0]!;
     expect((await get(`/t/demo/ai-browser/raw/${rawName}`, ACME_TOKEN)).status).toBe(403);
     expect(await (await get('/replays', ACME_TOKEN)).text()).not.toContain(replayId);
   });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { createHarness, listFiles, readLatestIfRun, readTopic, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
@@ -46,7 +46,7 @@ describe('sources.json to latest-ingest.json', () => {
     expect(latest.stats).toMatchObject({ raw_responses: 2, raw_items: 6, dropped: 2, complete: true });
     expect((latest.stats.accepted as number) + (latest.stats.downweighted as number) + (latest.stats.quarantined as number)).toBe(4);
 
-    const dir = ingestDir(harness.dataRoot, 'acme', 'rust-async');
+    const dir = ingestDir(harness.dataRoot, parseTenantId('acme'), parseTopicId('rust-async'));
     const files = listFiles(dir);
     expect(files.filter((file) => file.startsWith('normalized/'))).toHaveLength(1);
     expect(files.filter((file) => file.startsWith('raw/'))).toHaveLength(2);
@@ -78,10 +78,10 @@ describe('sources.json to latest-ingest.json', () => {
     const replay = await createHarness('e2e-replay');
     try {
       await replay.start(['scorer', 'collector', 'sink']);
-      for (const message of runMessages) await replay.publisher.publish('raw-results', topicKey({ tenant: 'acme', topicId: 'rust-async' }), message);
+      for (const message of runMessages) await replay.publisher.publish('raw-results', topicKey({ tenant: parseTenantId('acme'), topicId: parseTopicId('rust-async') }), message);
       await waitFor('replayed latest-ingest.json', () => readLatestIfRun(replay.latest('acme', 'rust-async'), firstRun.run_id));
-      const original = ingestDir(harness.dataRoot, 'acme', 'rust-async');
-      const again = ingestDir(replay.dataRoot, 'acme', 'rust-async');
+      const original = ingestDir(harness.dataRoot, parseTenantId('acme'), parseTopicId('rust-async'));
+      const again = ingestDir(replay.dataRoot, parseTenantId('acme'), parseTopicId('rust-async'));
       for (const file of listFiles(again)) expect(fs.readFileSync(path.join(again, file))).toEqual(fs.readFileSync(path.join(original, file)));
       expect(listFiles(again)).toEqual(listFiles(original).filter((file) => !file.startsWith('raw/')));
     } finally {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, sourcesFile } from '../../runtime/data-paths.ts';
 import { parseBindFlag } from '../../services/retriever/bindings.ts';
 import { createHarness, listFiles, readLatestIfRun, waitFor, type Harness } from '../support/pipeline-harness.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const SCRIPT = path.resolve('test/fixtures/bin/fake-search.mjs');
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -46,7 +47,7 @@ describe('skrya ingest', () => {
     ['third-party JSON', 'test/fixtures/ingest/agent-output.json', 'agent-reach', ['https://kafka.apache.org/blog/kraft-only', 'https://ops.example/kraft-controllers']],
     ['plain text', 'test/fixtures/ingest/agent-notes.txt', 'notes-tool', ['https://wiki.example/kafka/kraft-checklist', 'https://ops.example/kraft-quorum-sizing']],
   ])('normalizes and screens %s output, recording the producer', async (_kind, file, producer, urls) => {
-    const sources = sourcesFile(harness.dataRoot, 'acme', 'kraft');
+    const sources = sourcesFile(harness.dataRoot, parseTenantId('acme'), parseTopicId('kraft'));
     const before = sha256(sources);
     const result = ingest(file, producer);
     expect(result.status, result.stderr).toBe(0);
@@ -56,8 +57,8 @@ describe('skrya ingest', () => {
     expect(latest.items.every((item) => item.producer === producer && typeof item.verdict === 'string' && 'injection' in item)).toBe(true);
     const document = JSON.parse(fs.readFileSync(harness.latest('acme', 'kraft'), 'utf8')) as { producer: { kind: string; name: string; persistent: boolean } };
     expect(document.producer).toEqual(expect.objectContaining({ kind: 'runtime-skill', name: producer, persistent: false }));
-    const raw = await waitFor('the raw file', () => listFiles(path.join(ingestDir(harness.dataRoot, 'acme', 'kraft'), 'raw')).find((name) => name.includes(`-${producer}-`)));
-    expect(fs.readFileSync(path.join(ingestDir(harness.dataRoot, 'acme', 'kraft'), 'raw', raw), 'utf8')).toContain(fs.readFileSync(file, 'utf8'));
+    const raw = await waitFor('the raw file', () => listFiles(path.join(ingestDir(harness.dataRoot, parseTenantId('acme'), parseTopicId('kraft')), 'raw')).find((name) => name.includes(`-${producer}-`)));
+    expect(fs.readFileSync(path.join(ingestDir(harness.dataRoot, parseTenantId('acme'), parseTopicId('kraft')), 'raw', raw), 'utf8')).toContain(fs.readFileSync(file, 'utf8'));
     expect(sha256(sources)).toBe(before);
     expect(fs.readFileSync(sources, 'utf8')).not.toContain(producer);
   });

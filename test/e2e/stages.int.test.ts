@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import type { ServiceName } from '../../services/run-services.ts';
 import type { TopicName } from '../../topics/topics.ts';
 import { physicalTopic } from '../../topics/topics.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../fixtures/messages.ts';
 import { createHarness, listFiles, readLatestIfRun, readTopic, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
-const KEY = topicKey({ tenant: 'acme', topicId: 'ai-browser' });
+const KEY = topicKey({ tenant: parseTenantId('acme'), topicId: parseTopicId('ai-browser') });
 
 const RSS = `<?xml version="1.0"?><rss version="2.0"><channel><title>Example</title>
 <item><title>Kafka 4.1 released with faster KRaft controller failover</title><link>https://kafka.apache.org/blog/4-1</link>
@@ -89,7 +89,7 @@ describe('a response that cannot be normalized', () => {
     const decoded = await harness.pipeline.port.serde.decode('dead-letters', letter!.value);
     expect(decoded).toMatchObject({ reason_code: 'NORMALIZE_FAILED', stage: 'scorer', tenant: 'acme' });
 
-    const latestFile = `${ingestDir(harness.dataRoot, 'acme', 'ai-browser')}/latest-ingest.json`;
+    const latestFile = `${ingestDir(harness.dataRoot, parseTenantId('acme'), parseTopicId('ai-browser'))}/latest-ingest.json`;
     const latest = await waitFor('latest-ingest.json', () => readLatestIfRun(latestFile));
     expect(latest.items).toHaveLength(1);
     expect(latest.stats).toMatchObject({ complete: true, normalize_failures: 1, raw_items: 1 });

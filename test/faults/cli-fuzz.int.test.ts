@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyTopicFolder } from '../../cli/commands/topic.ts';
 import { topicDir } from '../../runtime/data-paths.ts';
-import { ID_PATTERN } from '../../runtime/ids.ts';
+import { ID_PATTERN, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 import { lintSourcesText } from '../../services/monitor/sources-file.ts';
 import { FIXTURE_TOPICS } from '../support/pipeline-harness.ts';
 
@@ -114,7 +114,7 @@ let inputs: string;
 beforeAll(() => {
   dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-cli-fuzz-data-'));
   inputs = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-cli-fuzz-inputs-'));
-  copyTopicFolder(path.join(FIXTURE_TOPICS, 'kafka-ops'), topicDir(dataRoot, 'acme', 'kafka-ops'));
+  copyTopicFolder(path.join(FIXTURE_TOPICS, 'kafka-ops'), topicDir(dataRoot, parseTenantId('acme'), parseTopicId('kafka-ops')));
 });
 
 afterAll(() => {

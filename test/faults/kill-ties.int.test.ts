@@ -16,6 +16,7 @@ import { canonicalUrl } from '../../domain/urls/canonical-url.ts';
 import { runKillCampaign, type KillCampaignResult } from '../support/fault-campaign.ts';
 import { planWorkload, runFile, type WorkloadShape } from '../support/fault-workload.ts';
 import { createHarness, listFiles, type Harness } from '../support/pipeline-harness.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const SEED = Number(process.env.SKRYA_FAULT_SEED ?? Date.now() % 2_147_483_647);
 const MAX_ITEMS = 5;
@@ -39,7 +40,7 @@ afterAll(async () => {
 function sinkFiles(dataRoot: string, tenant: string, topics: readonly string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const topicId of topics) {
-    const dir = ingestDir(dataRoot, tenant, topicId);
+    const dir = ingestDir(dataRoot, parseTenantId(tenant), parseTopicId(topicId));
     for (const name of listFiles(dir)) files[`${topicId}/${name}`] = fs.readFileSync(path.join(dir, name), 'utf8');
   }
   return files;

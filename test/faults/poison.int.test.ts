@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseRunId, parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { createRegistry } from '../../runtime/kafka.ts';
 import type { RunningStages } from '../../services/run-services.ts';
 import { physicalTopic, type TopicName } from '../../topics/topics.ts';
@@ -18,7 +18,7 @@ import { ingestBatchFixture, rawResponseFixture, retrievalRequestFixture, scored
 import { topicSize } from '../support/fault-workload.ts';
 import { createHarness, readLatestIfRun, readTopic, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
-const KEY = topicKey({ tenant: 'acme', topicId: 'kafka-ops' });
+const KEY = topicKey({ tenant: parseTenantId('acme'), topicId: parseTopicId('kafka-ops') });
 const CASE_HEADER = 'fault-case';
 const MARKER = 'UTF8MARKERUTF8MARKER';
 const TEN_MB = 10 * 1024 * 1024;
@@ -91,7 +91,7 @@ const POISONS: Poison[] = [
   {
     name: "another topic's schema",
     code: 'UNDECODABLE',
-    value: () => serde().encode('monitor-state', { tenant: 'acme', topic_id: 'kafka-ops', last_run_id: 'run-x', last_window_since: '2026-11-29T00:00:00Z', last_window_until: '2026-11-30T00:00:00Z', fired_at: '2026-11-30T00:00:00Z' }),
+    value: () => serde().encode('monitor-state', { tenant: parseTenantId('acme'), topic_id: parseTopicId('kafka-ops'), last_run_id: parseRunId('run-x'), last_window_since: '2026-11-29T00:00:00Z', last_window_until: '2026-11-30T00:00:00Z', fired_at: '2026-11-30T00:00:00Z' }),
   },
   { name: 'truncated Avro', code: 'UNDECODABLE', value: async (topic) => (await encodeValid(topic)).subarray(0, 40) },
   { name: '10 MB of junk behind a valid header', code: 'UNDECODABLE', value: async (topic) => Buffer.concat([header(serde().schemaId(topic)), randomBytes(TEN_MB)]) },

@@ -12,6 +12,7 @@ import { createCollector } from '../../services/collector/handler.ts';
 import { physicalTopic } from '../../topics/topics.ts';
 import { scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../fixtures/messages.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 let context: KafkaTestContext;
 let collector: RunningService | undefined;
@@ -37,11 +38,11 @@ function item(id: string, runId: string): ScoredResult {
   // Distinct text and place per item: the collector merges near-duplicate text and keeps one item per place in a run.
   const content = `${STORIES[id]} (${id})`;
   const base = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
-  return { ...base, run_id: runId, item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, content, summary: content, content_hash: createHash('sha256').update(content).digest('hex').slice(0, 32), sources: [{ provider: 'rss_feed', url, item_id: id }], position: Object.keys(STORIES).indexOf(id) }) };
+  return { ...base, run_id: parseRunId(runId), item: scoredItemFixture({ id, url, canonical_url: url, title: `Story ${id}`, content, summary: content, content_hash: createHash('sha256').update(content).digest('hex').slice(0, 32), sources: [{ provider: 'rss_feed', url, item_id: id }], position: Object.keys(STORIES).indexOf(id) }) };
 }
 
 function runEnd(runId: string): ScoredResult {
-  return { ...scoredRunEndFixture(), run_id: runId };
+  return { ...scoredRunEndFixture(), run_id: parseRunId(runId) };
 }
 
 async function produce(values: readonly ScoredResult[]): Promise<void> {

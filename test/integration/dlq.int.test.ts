@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkryaError } from '../../runtime/errors.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
 import { startService, type RunningService } from '../../runtime/runner.ts';
@@ -20,7 +20,7 @@ import { consumerGroup, physicalTopic, type TopicName } from '../../topics/topic
 import { rawResponseFixture } from '../fixtures/messages.ts';
 import { createHarness, readTopic, runCli, type Harness } from '../support/pipeline-harness.ts';
 
-const KEY = topicKey({ tenant: 'acme', topicId: 'ai-browser' });
+const KEY = topicKey({ tenant: parseTenantId('acme'), topicId: parseTopicId('ai-browser') });
 const RSS = `<?xml version="1.0"?><rss version="2.0"><channel><title>Notes</title>
 <item><title>Kafka 4.1 released with faster KRaft controller failover</title><link>https://kafka.apache.org/blog/4-1</link>
 <pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate><description>The Apache Kafka 4.1 release shortens KRaft controller failover.</description></item>

@@ -16,6 +16,7 @@ import { createSerde } from '../../runtime/serde.ts';
 import { physicalTopic, valueSubject } from '../../topics/topics.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
 import { rawResponseFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 let context: KafkaTestContext;
 
@@ -179,7 +180,7 @@ describe('the runner with poison input', () => {
         { key: 'acme/ai-browser', value: Buffer.concat([Buffer.from([0xff]), randomBytes(63)]) },
         { key: 'acme/ai-browser', value: foreignSchema },
         { key: 'acme/ai-browser', value: breach },
-        { key: 'acme/ai-browser', value: await poison.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: 'run-after-poison' })) },
+        { key: 'acme/ai-browser', value: await poison.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: parseRunId('run-after-poison') })) },
       ],
     });
     await producer.disconnect();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, replayDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseReplayId, parseRunId, parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
@@ -26,7 +26,7 @@ import { createHarness, listFiles, readLatestIfRun, runCli, waitFor, type Harnes
 
 const TENANT = 'acme';
 const TOPIC = 'kafka-news';
-const KEY = topicKey({ tenant: TENANT, topicId: TOPIC });
+const KEY = topicKey({ tenant: parseTenantId(TENANT), topicId: parseTopicId(TOPIC) });
 const FEED = { kind: 'provider', name: 'feed_reader', persistent: true, capabilities: ['rss_feed'] } as const;
 
 function rss(items: Array<{ title: string; link: string; description: string }>): string {
@@ -40,7 +40,7 @@ function requestAt(requestedAt: string): RequestContext {
 
 function response(topicId: string, runId: string, request: RequestContext, sequence: number, payload: string): RawResult {
   return {
-    tenant: TENANT, topic_id: topicId, run_id: runId, kind: 'RESPONSE', request, producer: { ...FEED, capabilities: ['rss_feed'] },
+    tenant: parseTenantId(TENANT), topic_id: parseTopicId(topicId), run_id: parseRunId(runId), kind: 'RESPONSE', request, producer: { ...FEED, capabilities: ['rss_feed'] },
     response: { sequence, capability: 'rss_feed', sub_query: null, counter_evidence: false, fetched_at: request.requested_at, http_status: 200, content_type: 'application/rss+xml', url: `https://example.com/feed-${sequence}.xml`, payload },
     run_end: null,
   };
@@ -48,7 +48,7 @@ function response(topicId: string, runId: string, request: RequestContext, seque
 
 function runEnd(topicId: string, runId: string, request: RequestContext, responses: number): RawResult {
   return {
-    tenant: TENANT, topic_id: topicId, run_id: runId, kind: 'RUN_END', request, producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] }, response: null,
+    tenant: parseTenantId(TENANT), topic_id: parseTopicId(topicId), run_id: parseRunId(runId), kind: 'RUN_END', request, producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] }, response: null,
     run_end: { response_count: responses, started_at: request.requested_at, finished_at: request.requested_at, provider_status: [{ provider: 'feed_reader', capability: 'rss_feed', status: 'ok', code: null, message: null, calls: responses, results: 2 }], degradation_log_json: '[]', plan_json: null },
   };
 }
@@ -70,8 +70,8 @@ const SCHEDULE: Array<{ second: number; key: string; value: RawResult }> = [
   { second: 0, key: KEY, value: response(TOPIC, 'run-a', REQUEST_A, 0, FEED_A0) },
   { second: 2, key: KEY, value: response(TOPIC, 'run-a', REQUEST_A, 1, FEED_A1) },
   { second: 4, key: KEY, value: runEnd(TOPIC, 'run-a', REQUEST_A, 2) },
-  { second: 6, key: topicKey({ tenant: TENANT, topicId: 'other-news' }), value: response('other-news', 'run-o', REQUEST_A, 0, FEED_B0) },
-  { second: 7, key: topicKey({ tenant: TENANT, topicId: 'other-news' }), value: runEnd('other-news', 'run-o', REQUEST_A, 1) },
+  { second: 6, key: topicKey({ tenant: parseTenantId(TENANT), topicId: parseTopicId('other-news') }), value: response('other-news', 'run-o', REQUEST_A, 0, FEED_B0) },
+  { second: 7, key: topicKey({ tenant: parseTenantId(TENANT), topicId: parseTopicId('other-news') }), value: runEnd('other-news', 'run-o', REQUEST_A, 1) },
   { second: 10, key: KEY, value: response(TOPIC, 'run-b', REQUEST_B, 0, FEED_B0) },
   { second: 20, key: KEY, value: runEnd(TOPIC, 'run-b', REQUEST_B, 1) },
 ];
@@ -126,7 +126,7 @@ beforeAll(async () => {
     await producer.disconnect();
   }
   await waitFor('run-b in latest-ingest.json', () => readLatestIfRun(harness.latest(TENANT, TOPIC), 'run-b'));
-  await waitFor('both original runs', () => listFiles(path.join(ingestDir(harness.dataRoot, TENANT, TOPIC), 'normalized')).length === 2);
+  await waitFor('both original runs', () => listFiles(path.join(ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC)), 'normalized')).length === 2);
 });
 
 afterAll(async () => {
@@ -141,7 +141,7 @@ describe('skrya replay', () => {
     const summary = await replay({ since: at(0), until: at(20) }, progress);
 
     expect(summary.report.replay_id).toMatch(/^replay-\d{8}t\d{9}z-\d{8}t\d{9}z$/);
-    expect(summary.dir).toBe(replayDir(harness.dataRoot, TENANT, TOPIC, summary.report.replay_id));
+    expect(summary.dir).toBe(replayDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC), parseReplayId(summary.report.replay_id)));
     // other-news shares the range but not the key.
     expect(summary.report.inputs).toEqual({ read: 5, rejected: [] });
     expect(summary.report.runs.map((run) => [run.run_id, run.original, run.complete])).toEqual([
@@ -152,7 +152,7 @@ describe('skrya replay', () => {
     expect(summary.report.totals.unchanged).toBe(5);
 
     // The same code over the same raw results: the same documents, byte for byte.
-    const original = ingestDir(harness.dataRoot, TENANT, TOPIC);
+    const original = ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC));
     const replayed = filesOf(summary.dir);
     expect(Object.keys(replayed)).toEqual(['diff.json', 'diff.md', 'digest.md', 'evidence-memory.json', 'latest-ingest.json', ...listFiles(original).filter((file) => file.startsWith('normalized/'))]);
     for (const file of Object.keys(replayed).filter((name) => !name.startsWith('diff.'))) expect(replayed[file], file).toBe(fs.readFileSync(path.join(original, file), 'utf8'));
@@ -169,7 +169,7 @@ describe('skrya replay', () => {
     expect(listFiles(summary.dir).filter((name) => name.startsWith('normalized/'))).toEqual([file]);
     const replayed = fs.readFileSync(path.join(summary.dir, file), 'utf8');
     expect((JSON.parse(replayed) as { changes: { previous_run_id: string } }).changes.previous_run_id).toBe('run-a');
-    expect(replayed).toBe(fs.readFileSync(path.join(ingestDir(harness.dataRoot, TENANT, TOPIC), file), 'utf8'));
+    expect(replayed).toBe(fs.readFileSync(path.join(ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC)), file), 'utf8'));
   });
 
   it('writes byte-identical files when the same range is replayed again', async () => {
@@ -205,7 +205,7 @@ describe('skrya replay', () => {
   });
 
   it('diffs against an original made by older code: new, changed, removed and rescored items', async () => {
-    const original = ingestDir(harness.dataRoot, TENANT, TOPIC);
+    const original = ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC));
     const [fileA] = listFiles(path.join(original, 'normalized'));
     const originalFile = path.join(original, 'normalized', fileA!);
     const pristine = fs.readFileSync(originalFile, 'utf8');
@@ -241,7 +241,7 @@ describe('skrya replay', () => {
     const promoted = fs.readFileSync(harness.latest(TENANT, TOPIC), 'utf8');
     expect(promoted).toBe(fs.readFileSync(path.join(summary.dir, 'latest-ingest.json'), 'utf8'));
     expect((JSON.parse(promoted) as { run_id: string }).run_id).toBe('run-a');
-    expect(fs.readFileSync(path.join(ingestDir(harness.dataRoot, TENANT, TOPIC), 'digest.md'), 'utf8')).toBe(fs.readFileSync(path.join(summary.dir, 'digest.md'), 'utf8'));
+    expect(fs.readFileSync(path.join(ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC)), 'digest.md'), 'utf8')).toBe(fs.readFileSync(path.join(summary.dir, 'digest.md'), 'utf8'));
   });
 
   it('replays the same raw results under two scoring models into different files, each byte-identical when replayed again', async () => {
@@ -286,7 +286,7 @@ describe('the skrya replay command', () => {
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { phase: string; done?: number; total?: number; totals?: ReplayReport['totals'] });
     expect(lines.filter((line) => line.phase === 'replay').at(-1)).toEqual({ phase: 'replay', done: 7, total: 7 });
     expect(lines.at(-1)).toMatchObject({ phase: 'done', replay_id: 'from-cli', totals: { runs: 2 } });
-    expect(fs.existsSync(path.join(replayDir(harness.dataRoot, TENANT, TOPIC, 'from-cli'), 'diff.json'))).toBe(true);
+    expect(fs.existsSync(path.join(replayDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC), parseReplayId('from-cli')), 'diff.json'))).toBe(true);
   });
 
   it('replays with the scoring model of --model FILE', async () => {
@@ -305,7 +305,7 @@ describe('the skrya replay command', () => {
     { name: 'a scoring model with a weight above 1', args: ['--topic', TOPIC, '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z', '--model', BAD_MODEL], text: 'ranking.weights.news.freshness' },
     { name: 'a scoring model file that does not exist', args: ['--topic', TOPIC, '--since', '2026-11-30T00:00:00Z', '--until', '2026-11-30T01:00:00Z', '--model', path.join(MODELS_DIR, 'missing.json')], text: 'cannot be read' },
   ])('refuses $name with exit 2 and writes nothing', async ({ args, text }) => {
-    const replays = path.join(path.dirname(ingestDir(harness.dataRoot, TENANT, TOPIC)), 'replays');
+    const replays = path.join(path.dirname(ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC))), 'replays');
     const before = listFiles(replays);
     const result = await runCli(harness, ['replay', '--tenant', TENANT, ...args]);
     expect(result.code).toBe(2);

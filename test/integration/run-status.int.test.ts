@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseRunId, parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
 import { createHarness, listFiles, runCli, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
@@ -28,7 +28,7 @@ interface Document {
 }
 
 let harness: Harness;
-const ingest = () => ingestDir(harness.dataRoot, TENANT, TOPIC);
+const ingest = () => ingestDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC));
 const readDocument = (file: string): Document | null => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as Document;
@@ -43,8 +43,8 @@ const withoutFetchTimes = (items: Array<Record<string, unknown>>) => JSON.string
 /** Publishes the topic's request over WINDOW under another run id and request time: the same sources, the same window. */
 async function requestAgain(label: string, requestedAt: string) {
   const base = harness.buildRequest(TENANT, TOPIC, WINDOW);
-  const request = { ...base, run_id: base.run_id.replace(/-[0-9a-f]{8}$/, `-${label}`), requested_at: requestedAt };
-  await harness.publisher.publish('retrieval-requests', topicKey({ tenant: TENANT, topicId: TOPIC }), request);
+  const request = { ...base, run_id: parseRunId(base.run_id.replace(/-[0-9a-f]{8}$/, `-${label}`)), requested_at: requestedAt };
+  await harness.publisher.publish('retrieval-requests', topicKey({ tenant: parseTenantId(TENANT), topicId: parseTopicId(TOPIC) }), request);
   return request;
 }
 
@@ -82,7 +82,7 @@ describe('runs over the same evidence, failed runs and empty ingests', () => {
 
   it('a run in which every source failed is recorded, and latest-ingest.json keeps the last good run', async () => {
     // The topic's only feed is gone: the feed reader fails, so every source of the run failed.
-    fs.rmSync(path.join(topicDir(harness.dataRoot, TENANT, TOPIC), 'feeds', 'kafka.atom.xml'));
+    fs.rmSync(path.join(topicDir(harness.dataRoot, parseTenantId(TENANT), parseTopicId(TOPIC)), 'feeds', 'kafka.atom.xml'));
     const failed = await requestAgain('0000000c', '2026-11-30T02:00:00.000Z');
     const record = await waitFor('the failed run', () => readDocument(runFileOf(failed.requested_at)));
     expect(record).toMatchObject({ run_id: failed.run_id, status: 'failed', changes: null, items: [] });

@@ -16,6 +16,7 @@ import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
 import { rawRunEndFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
 import { waitUntil } from '../support/fault-processes.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
+import { parseRunId } from '../../runtime/ids.ts';
 
 let context: KafkaTestContext;
 let service: RunningService | undefined;
@@ -46,7 +47,7 @@ function holdUntilTick(): Handler<'retrieval-requests'> {
     tick(): Outcome[] {
       const released = [...held.values()];
       held.clear();
-      return released.map((runId) => emit('raw-results', 'acme/ai-browser', { ...rawRunEndFixture(), run_id: runId }));
+      return released.map((runId) => emit('raw-results', 'acme/ai-browser', { ...rawRunEndFixture(), run_id: parseRunId(runId) }));
     },
     onAssignment: () => held.clear(),
   };
@@ -75,7 +76,7 @@ async function committedOffset(service: string): Promise<string> {
 async function produceRequests(runIds: readonly string[]): Promise<void> {
   const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
-  const messages = await Promise.all(runIds.map(async (runId) => ({ key: 'acme/ai-browser', partition: 0, value: await context.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: runId })) })));
+  const messages = await Promise.all(runIds.map(async (runId) => ({ key: 'acme/ai-browser', partition: 0, value: await context.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: parseRunId(runId) })) })));
   await producer.send({ topic: physicalTopic(context.naming, 'retrieval-requests'), acks: -1, messages });
   await producer.disconnect();
 }
@@ -129,7 +130,7 @@ describe('periodic work in the runner', () => {
 /** Finishes each request when the test says so (earlier tests' requests at once), with one run-end marker. */
 function finishWhenTold(prefix: string) {
   const pending = new Map<string, PromiseWithResolvers<Outcome[] | null>>();
-  const marker = (runId: string) => [emit('raw-results', 'acme/ai-browser', { ...rawRunEndFixture(), run_id: runId })];
+  const marker = (runId: string) => [emit('raw-results', 'acme/ai-browser', { ...rawRunEndFixture(), run_id: parseRunId(runId) })];
   const handler: Handler<'retrieval-requests', Later> = {
     input: 'retrieval-requests',
     handle({ value }) {

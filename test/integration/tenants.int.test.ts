@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Partitioners, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseRunId, topicKey } from '../../runtime/ids.ts';
 import type { RawResult, RetrievalRequest } from '../../schemas/messages.ts';
 import type { ServiceName } from '../../services/run-services.ts';
 import { TOPIC_NAMES, physicalTopic } from '../../topics/topics.ts';
@@ -69,7 +69,7 @@ async function createFleet(label: string, providerEnv: Record<string, string>, s
       fs.mkdirSync(path.join(dataRoot, tenant), { recursive: true });
       fs.writeFileSync(path.join(dataRoot, tenant, 'tenant.json'), JSON.stringify(tenantConfig));
     },
-    request: (tenant, topicId, runId) => ({ ...harness.buildRequest(tenant, topicId), run_id: runId }),
+    request: (tenant, topicId, runId) => ({ ...harness.buildRequest(tenant, topicId), run_id: parseRunId(runId) }),
     async close() {
       await watcher.disconnect();
       await harness.close();

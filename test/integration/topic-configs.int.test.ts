@@ -13,6 +13,7 @@ import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { MONITOR_SHARDS } from '../../topics/topics.ts';
 import { waitUntil } from '../support/fault-processes.ts';
 import { createHarness, runCli, type Harness } from '../support/pipeline-harness.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const T0 = Date.parse('2026-11-30T06:00:00.000Z');
 const MINUTE = 60_000;
@@ -24,7 +25,7 @@ function sources(cadenceMinutes: number, query: string): string {
 }
 
 function writeTopic(topicId: string, text: string): void {
-  const file = sourcesFile(harness.dataRoot, 'acme', topicId);
+  const file = sourcesFile(harness.dataRoot, parseTenantId('acme'), parseTopicId(topicId));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
 }
@@ -58,7 +59,7 @@ describe('topic configs from the data tree reach the monitor', () => {
     // the same shard: once the marker (new, so due at once) has fired, the monitor has read the
     // tombstone and the edit. 31 minutes later only alpha fires, under its new cadence (its old one
     // would wait 60), and beta, due too had it stayed, is gone.
-    fs.rmSync(topicDir(harness.dataRoot, 'acme', beta), { recursive: true });
+    fs.rmSync(topicDir(harness.dataRoot, parseTenantId('acme'), parseTopicId(beta)), { recursive: true });
     writeTopic('alpha', sources(30, 'alpha edited'));
     writeTopic(marker, sources(24 * 60, 'marker'));
     await waitUntil('the marker fired', async () => (await requests()).some((request) => request.topic_id === marker), 30_000);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Admin } from 'kafkajs';
 import { ingestDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseRunId, parseTenantId, parseTopicId, topicKey } from '../../runtime/ids.ts';
 import type { Publisher } from '../../runtime/publishers.ts';
 import type { RawResult, RequestContext } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
@@ -92,7 +92,7 @@ export function planWorkload(shape: WorkloadShape): PlannedRun[] {
       const requestedAt = new Date(Date.UTC(2026, 10, 24, 12, run, topic)).toISOString();
       const runId = `run-${shape.label}-${topic}-${run}`;
       const request: RequestContext = { ...requestContextFixture, requested_at: requestedAt, max_items: 200 };
-      const scope = { tenant: shape.tenant, topic_id: topicId, run_id: runId, request };
+      const scope = { tenant: parseTenantId(shape.tenant), topic_id: parseTopicId(topicId), run_id: parseRunId(runId), request };
       const urls: string[] = [];
       const messages: RawResult[] = [];
       const responses = shape.responsesPerRun + (topic % 2);
@@ -171,7 +171,7 @@ function planTieHeavyWorkload(shape: WorkloadShape, maxItems: number): PlannedRu
       const requestedAt = new Date(Date.UTC(2026, 10, 24, 12, run, topic)).toISOString();
       const runId = `run-${shape.label}-${topic}-${run}`;
       const request: RequestContext = { ...requestContextFixture, requested_at: requestedAt, max_items: maxItems };
-      const scope = { tenant: shape.tenant, topic_id: topicId, run_id: runId, request };
+      const scope = { tenant: parseTenantId(shape.tenant), topic_id: parseTopicId(topicId), run_id: parseRunId(runId), request };
       const order = shuffled(evidence, topic * 1000 + run + 1);
       const messages: RawResult[] = [];
       for (let sequence = 0; sequence < responses; sequence += 1) {
@@ -193,7 +193,7 @@ function planTieHeavyWorkload(shape: WorkloadShape, maxItems: number): PlannedRu
 export function publishingSteps(runs: readonly PlannedRun[]): Array<Array<{ key: string; message: RawResult }>> {
   const streams = new Map<string, RawResult[]>();
   for (const run of runs) {
-    const key = topicKey({ tenant: run.tenant, topicId: run.topicId });
+    const key = topicKey({ tenant: parseTenantId(run.tenant), topicId: parseTopicId(run.topicId) });
     streams.set(key, [...(streams.get(key) ?? []), ...run.messages]);
   }
   const longest = Math.max(0, ...[...streams.values()].map((stream) => stream.length));
@@ -222,7 +222,7 @@ export interface RunFileVerdict {
 }
 
 export function runFile(dataRoot: string, run: Pick<PlannedRun, 'tenant' | 'topicId' | 'requestedAt'>): string {
-  return path.join(ingestDir(dataRoot, run.tenant, run.topicId), 'normalized', `${compactTimestamp(run.requestedAt)}.json`);
+  return path.join(ingestDir(dataRoot, parseTenantId(run.tenant), parseTopicId(run.topicId)), 'normalized', `${compactTimestamp(run.requestedAt)}.json`);
 }
 
 interface NormalizedDocument {

@@ -13,12 +13,13 @@ import { nextRunAfter } from '../../services/monitor/cadence.ts';
 import type { TopicSources } from '../../services/monitor/sources-file.ts';
 import { toTopicConfig } from '../../services/monitor/topic-config.ts';
 import { physicalTopic } from '../../topics/topics.ts';
+import { parseTenantId, parseTopicId, type TenantId, type TopicId } from '../../runtime/ids.ts';
 
 export type Cadence = TopicSources['cadence'];
 
 export interface FleetTopic {
-  tenant: string;
-  topicId: string;
+  tenant: TenantId;
+  topicId: TopicId;
   key: string;
   cadence: Cadence;
   /** The end of the topic's last run as its config carries it: the monitor schedules from it. */
@@ -42,9 +43,9 @@ function topicSources(cadence: Cadence, template: number): TopicSources {
   };
 }
 
-export function fleetKey(tenant: number, topic: number): { tenant: string; topicId: string; key: string } {
-  const tenantId = `tenant-${String(tenant).padStart(5, '0')}`;
-  const topicId = `topic-${String(topic).padStart(4, '0')}`;
+export function fleetKey(tenant: number, topic: number): { tenant: TenantId; topicId: TopicId; key: string } {
+  const tenantId = parseTenantId(`tenant-${String(tenant).padStart(5, '0')}`);
+  const topicId = parseTopicId(`topic-${String(topic).padStart(4, '0')}`);
   return { tenant: tenantId, topicId, key: `${tenantId}/${topicId}` };
 }
 
@@ -56,7 +57,7 @@ export function fleetConfigs(topics: readonly FleetTopic[], now: Date): Array<{ 
     const templateKey = `${JSON.stringify(topic.cadence)}|${template}`;
     let base = templates.get(templateKey);
     if (!base) {
-      base = toTopicConfig({ tenant: 'template', topicId: 'template', topic: topicSources(topic.cadence, template), now, lastRunUntil: null });
+      base = toTopicConfig({ tenant: parseTenantId('template'), topicId: parseTopicId('template'), topic: topicSources(topic.cadence, template), now, lastRunUntil: null });
       templates.set(templateKey, base);
     }
     return { key: topic.key, value: { ...base, tenant: topic.tenant, topic_id: topic.topicId, last_run_until: topic.lastRunUntil } };

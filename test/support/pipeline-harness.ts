@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { copyTopicFolder } from '../../cli/commands/topic.ts';
 import { ingestDir, topicDir } from '../../runtime/data-paths.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { parseTenantId, parseTopicId, topicKey, type TopicRef } from '../../runtime/ids.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../../runtime/pipeline.ts';
 import { createPublisher, type Publisher } from '../../runtime/publishers.ts';
@@ -67,9 +67,12 @@ export async function createHarness(label: string, overrides: Record<string, str
   const pipeline = await connectPipeline({ config, logger, clientId: `test-${label}`, providerEnv });
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'test' });
   const running: RunningStages[] = [];
+  // Tests name topics with plain strings; they are parsed here, as the CLI parses its options.
+  const refOf = (tenant: string, topicId: string): TopicRef => ({ tenant: parseTenantId(tenant), topicId: parseTopicId(topicId) });
   const buildRequest: Harness['buildRequest'] = (tenant, topicId, window = { since: '2026-10-01T00:00:00Z', until: '2026-11-30T00:00:00Z' }) => {
-    const topic = loadSourcesFile(path.join(topicDir(dataRoot, tenant, topicId), 'sources.json'));
-    return buildRetrievalRequest({ tenant, topicId, topic, now: new Date(window.until), trigger: 'CLI', ...window });
+    const ref = refOf(tenant, topicId);
+    const topic = loadSourcesFile(path.join(topicDir(dataRoot, ref.tenant, ref.topicId), 'sources.json'));
+    return buildRetrievalRequest({ ...ref, topic, now: new Date(window.until), trigger: 'CLI', ...window });
   };
   return {
     pipeline,
@@ -81,15 +84,19 @@ export async function createHarness(label: string, overrides: Record<string, str
       return stagesRunning;
     },
     addTopic(tenant, topicId, fixture) {
-      copyTopicFolder(path.join(FIXTURE_TOPICS, fixture), topicDir(dataRoot, tenant, topicId));
+      const ref = refOf(tenant, topicId);
+      copyTopicFolder(path.join(FIXTURE_TOPICS, fixture), topicDir(dataRoot, ref.tenant, ref.topicId));
     },
     buildRequest,
     async request(tenant, topicId, window) {
       const request = buildRequest(tenant, topicId, window);
-      await publisher.publish('retrieval-requests', topicKey({ tenant, topicId }), request);
+      await publisher.publish('retrieval-requests', topicKey(refOf(tenant, topicId)), request);
       return request;
     },
-    latest: (tenant, topicId) => path.join(ingestDir(dataRoot, tenant, topicId), 'latest-ingest.json'),
+    latest: (tenant, topicId) => {
+      const ref = refOf(tenant, topicId);
+      return path.join(ingestDir(dataRoot, ref.tenant, ref.topicId), 'latest-ingest.json');
+    },
     async close() {
       for (const stages of running) await stages.stop();
       await publisher.close();

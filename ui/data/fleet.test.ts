@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestDir, sourcesFile } from '../../runtime/data-paths.ts';
 import type { MonitorState } from '../../schemas/messages.ts';
 import { loadFleet, type FleetReaders } from './fleet.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
+import { monitorStateSchema } from '../../schemas/messages.ts';
 
 const NOW = new Date('2026-12-01T12:00:00.000Z');
 let root: string;
@@ -17,13 +19,13 @@ afterEach(() => {
 });
 
 function addTopic(tenant: string, topicId: string, cadence: unknown): void {
-  const file = sourcesFile(root, tenant, topicId);
+  const file = sourcesFile(root, parseTenantId(tenant), parseTopicId(topicId));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ ...(cadence === null ? {} : { cadence }), sources: [{ id: 'feeds', type: 'runtime-retrieval', capabilities: ['rss_feed'], feeds: ['a.xml'] }] }));
 }
 
 function addRun(tenant: string, topicId: string, stamp: string, fields: { status: string; until: string; providers?: unknown[] }): void {
-  const dir = path.join(ingestDir(root, tenant, topicId), 'normalized');
+  const dir = path.join(ingestDir(root, parseTenantId(tenant), parseTopicId(topicId)), 'normalized');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify({
     tenant, topic_id: topicId, run_id: `run-${stamp.toLowerCase()}`, status: fields.status, status_reason: 'why', last_attempt: null,
@@ -43,7 +45,7 @@ describe('loadFleet', () => {
     addTopic('acme', 'news', { every_minutes: 60 });
     addRun('acme', 'news', '20261201T100000000Z', { status: 'ok', until: '2026-12-01T10:00:00.000Z' });
     addRun('acme', 'news', '20261201T110000000Z', { status: 'failed', until: '2026-12-01T11:00:00.000Z', providers: [{ provider: 'brave_web_search', capability: 'web_search', status: 'not_connected', code: 'NOT_CONFIGURED', message: 'BRAVE_API_KEY is not set', calls: 0, results: 0 }] });
-    const state = new Map([['acme/news', { tenant: 'acme', topic_id: 'news', last_run_id: 'run-x', last_window_since: '2026-12-01T10:00:00.000Z', last_window_until: '2026-12-01T11:30:00.000Z', fired_at: '2026-12-01T11:30:00.000Z' }]]);
+    const state = new Map([['acme/news', monitorStateSchema.parse({ tenant: 'acme', topic_id: 'news', last_run_id: 'run-x', last_window_since: '2026-12-01T10:00:00.000Z', last_window_until: '2026-12-01T11:30:00.000Z', fired_at: '2026-12-01T11:30:00.000Z' })]]);
     const fleet = await loadFleet(root, { kind: 'operator' }, readers(state), NOW);
     const [topic] = fleet.tenants[0]!.topics;
     expect(topic!.cadence).toBe('every 60 min');
@@ -55,8 +57,8 @@ describe('loadFleet', () => {
 
   it('is due now when the cadence has passed since latest-ingest.json\'s window, when the monitor state cannot be read', async () => {
     addTopic('acme', 'news', { every_minutes: 60 });
-    fs.mkdirSync(ingestDir(root, 'acme', 'news'), { recursive: true });
-    fs.writeFileSync(path.join(ingestDir(root, 'acme', 'news'), 'latest-ingest.json'), JSON.stringify({ time_window: { until: '2026-12-01T09:00:00.000Z' } }));
+    fs.mkdirSync(ingestDir(root, parseTenantId('acme'), parseTopicId('news')), { recursive: true });
+    fs.writeFileSync(path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('news')), 'latest-ingest.json'), JSON.stringify({ time_window: { until: '2026-12-01T09:00:00.000Z' } }));
     const failing: FleetReaders = { monitorState: async () => Promise.reject(new Error('broker down')), runsOnDay: async () => () => 0 };
     const fleet = await loadFleet(root, { kind: 'operator' }, failing, NOW);
     expect(fleet.tenants[0]!.topics[0]!.nextRunAt).toBeNull();
@@ -67,14 +69,14 @@ describe('loadFleet', () => {
     addTopic('acme', 'news', null);
     addTopic('globex', 'markets', null);
     fs.writeFileSync(path.join(root, 'acme', 'tenant.json'), JSON.stringify({ quotas: { requests_per_day: 10 } }));
-    const fleet = await loadFleet(root, { kind: 'tenant', tenant: 'acme' }, readers(new Map(), 3), NOW);
+    const fleet = await loadFleet(root, { kind: 'tenant', tenant: parseTenantId('acme') }, readers(new Map(), 3), NOW);
     expect(fleet.tenants.map((tenant) => [tenant.tenant, tenant.requestsPerDay, tenant.runsToday])).toEqual([['acme', 10, 3]]);
   });
 
   it('reports a broken sources.json on its row and keeps the others', async () => {
     addTopic('acme', 'news', null);
-    fs.mkdirSync(path.dirname(sourcesFile(root, 'acme', 'broken')), { recursive: true });
-    fs.writeFileSync(sourcesFile(root, 'acme', 'broken'), '{ nope');
+    fs.mkdirSync(path.dirname(sourcesFile(root, parseTenantId('acme'), parseTopicId('broken'))), { recursive: true });
+    fs.writeFileSync(sourcesFile(root, parseTenantId('acme'), parseTopicId('broken')), '{ nope');
     const fleet = await loadFleet(root, { kind: 'operator' }, readers(new Map()), NOW);
     const rows = fleet.tenants[0]!.topics;
     expect(rows.map((row) => [row.topicId, row.problem === null])).toEqual([['broken', false], ['news', true]]);

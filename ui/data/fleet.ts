@@ -11,6 +11,7 @@ import { lastRunUntil, loadSourcesFile, nextRunAfter } from '../../services/moni
 import { loadTenantConfig } from '../../services/retriever/index.ts';
 import { canSeeTenant, type Viewer } from '../access.ts';
 import { latestGoodStamp, recentRuns, type RunRecord } from './run-files.ts';
+import type { TenantId, TopicId } from '../../runtime/ids.ts';
 
 export interface ProviderProblem {
   provider: string;
@@ -20,8 +21,8 @@ export interface ProviderProblem {
 }
 
 export interface TopicRow {
-  tenant: string;
-  topicId: string;
+  tenant: TenantId;
+  topicId: TopicId;
   cadence: string | null;
   problem: string | null;
   lastRun: RunRecord | null;
@@ -34,7 +35,7 @@ export interface TopicRow {
 }
 
 export interface TenantRow {
-  tenant: string;
+  tenant: TenantId;
   requestsPerDay: number | null;
   itemsPerRun: number | null;
   /** Runs claimed today (UTC) on tenant-usage; null when it could not be read. */
@@ -47,7 +48,7 @@ export interface FleetReaders {
   /** The monitor's last window per `<tenant>/<topic-id>` (the compacted monitor-state topic). */
   monitorState(): Promise<Map<string, MonitorState>>;
   /** Distinct runs a tenant claimed on a UTC day (the tenant-usage log). */
-  runsOnDay(): Promise<(tenant: string, day: string) => number>;
+  runsOnDay(): Promise<(tenant: TenantId, day: string) => number>;
 }
 
 export interface Fleet {
@@ -61,7 +62,7 @@ function cadenceLabel(cadence: ReturnType<typeof loadSourcesFile>['cadence']): s
   return typeof cadence === 'string' ? cadence : `every ${cadence.every_minutes} min`;
 }
 
-function topicRow(dataRoot: string, tenant: string, topicId: string, state: Map<string, MonitorState> | null, now: Date): TopicRow {
+function topicRow(dataRoot: string, tenant: TenantId, topicId: TopicId, state: Map<string, MonitorState> | null, now: Date): TopicRow {
   const runs = recentRuns(dataRoot, tenant, topicId);
   const lastRun = runs.at(-1) ?? null;
   const history = runs.flatMap((run) => (run.document ? [{ stamp: run.stamp, kept: run.document.stats.kept, quarantined: run.document.stats.quarantined, dropped: run.document.stats.dropped, status: run.document.status }] : []));
@@ -101,7 +102,7 @@ export async function loadFleet(dataRoot: string, viewer: Viewer, readers: Fleet
       return null;
     }),
   ]);
-  const byTenant = new Map<string, TopicRow[]>();
+  const byTenant = new Map<TenantId, TopicRow[]>();
   for (const { tenant, topicId } of listTopics(dataRoot)) {
     if (!canSeeTenant(viewer, tenant)) continue;
     byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), topicRow(dataRoot, tenant, topicId, state, now)]);

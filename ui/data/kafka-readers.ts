@@ -6,7 +6,7 @@
  */
 import type { GroupLag } from '../../runtime/consumer-lag.ts';
 import type { StoredDeadLetter, UnreadableDeadLetter } from '../../runtime/dead-letters.ts';
-import { topicKey } from '../../runtime/ids.ts';
+import { type RunId, type TenantId, type TopicId, topicKey } from '../../runtime/ids.ts';
 import type { KafkaPort } from '../../runtime/kafka-port.ts';
 import { readSubjectVersions, type SubjectVersions } from '../../runtime/registry-subjects.ts';
 import type { MonitorState, ScoredItem } from '../../schemas/messages.ts';
@@ -42,7 +42,7 @@ function cached<T>(read: () => Promise<T>, ttlMs = CACHE_MS): () => Promise<T> {
 
 export interface KafkaReaders extends FleetReaders {
   deadLetters(): Promise<{ letters: StoredDeadLetter[]; unreadable: UnreadableDeadLetter[] }>;
-  runDrops(run: { tenant: string; topicId: string; runId: string; requestedAt: string; retrievedAt: string }): Promise<ScoredItem[]>;
+  runDrops(run: { tenant: TenantId; topicId: TopicId; runId: RunId; requestedAt: string; retrievedAt: string }): Promise<ScoredItem[]>;
   consumerLag(): Promise<Array<GroupLag & { service: string }>>;
   subjects(): Promise<SubjectVersions[]>;
 }
@@ -75,7 +75,7 @@ export function createKafkaReaders(deps: KafkaReaderDeps): KafkaReaders {
     runsOnDay: cached(async () => {
       const book = createUsageBook();
       for (const { value } of await port.readToEnd('tenant-usage')) book.record({ tenant: value.tenant, day: value.day, runId: value.run_id });
-      return (tenant: string, day: string) => book.counted(tenant, day);
+      return (tenant: TenantId, day: string) => book.counted(tenant, day);
     }),
     deadLetters: cached(() => port.readDeadLetters()),
     runDrops(run) {

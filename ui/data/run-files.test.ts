@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../../test/support/error-code.ts';
 import { rawFilesOfRun, readRawFile, readRun } from './run-files.ts';
+import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-ui-files-'));
 const raw = path.join(root, 'acme', 'runs', 'news', 'ingest', 'raw');
@@ -15,11 +16,11 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('raw response files', () => {
   it('lists the files of one run only', () => {
-    expect(rawFilesOfRun(root, 'acme', 'news', '20261130T000000000Z')).toEqual(['20261130T000000000Z-feed_reader-001.txt']);
+    expect(rawFilesOfRun(root, parseTenantId('acme'), parseTopicId('news'), '20261130T000000000Z')).toEqual(['20261130T000000000Z-feed_reader-001.txt']);
   });
 
   it('reads a file the raw sink wrote', () => {
-    expect(readRawFile(root, 'acme', 'news', '20261130T000000000Z-feed_reader-001.txt')).toContain('<rss/>');
+    expect(readRawFile(root, parseTenantId('acme'), parseTopicId('news'), '20261130T000000000Z-feed_reader-001.txt')).toContain('<rss/>');
   });
 
   it.each([
@@ -29,12 +30,12 @@ describe('raw response files', () => {
     ['/etc/passwd'],
     ['20261130T000000000Z-../../x-001.txt'],
   ])('refuses %s before touching a path', (name) => {
-    expect(codeOf(() => readRawFile(root, 'acme', 'news', name))).toBe('INVALID_INPUT');
+    expect(codeOf(() => readRawFile(root, parseTenantId('acme'), parseTopicId('news'), name))).toBe('INVALID_INPUT');
   });
 
   it('refuses tenant and topic ids that are not ids', () => {
-    expect(codeOf(() => readRawFile(root, '..', 'news', '20261130T000000000Z-feed_reader-001.txt'))).toBe('INVALID_ID');
-    expect(codeOf(() => readRun(root, 'acme', 'news/../..', '20261130T000000000Z'))).toBe('INVALID_ID');
-    expect(codeOf(() => readRun(root, 'acme', 'news', '../latest-ingest'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => readRawFile(root, parseTenantId('..'), parseTopicId('news'), '20261130T000000000Z-feed_reader-001.txt'))).toBe('INVALID_ID');
+    expect(codeOf(() => readRun(root, parseTenantId('acme'), parseTopicId('news/../..'), '20261130T000000000Z'))).toBe('INVALID_ID');
+    expect(codeOf(() => readRun(root, parseTenantId('acme'), parseTopicId('news'), '../latest-ingest'))).toBe('INVALID_INPUT');
   });
 });

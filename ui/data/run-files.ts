@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { ingestDir, LATEST_FILE, replayDir, replaysDir } from '../../runtime/data-paths.ts';
 import { SkryaError } from '../../runtime/errors.ts';
-import { ID_PATTERN, resolveInside } from '../../runtime/ids.ts';
+import { isReplayId, runIdSchema, tenantIdSchema, topicIdSchema, type ReplayId, type TenantId, type TopicId, resolveInside } from '../../runtime/ids.ts';
 import { DIFF_JSON_FILE, REPLAY_DIFF_VERSION, type ReplayReport } from '../../services/replay/index.ts';
 import { compactTimestamp, DIGEST_FILE } from '../../services/sink/index.ts';
 
@@ -24,12 +24,12 @@ const providerStatus = z.object({ provider: z.string(), capability: z.string(), 
 
 /** The fields of a skrya.ingest.v1 run record the view shows (services/sink/ingest-document.ts writes them). */
 export const runDocumentSchema = z.object({
-  tenant: z.string(),
-  topic_id: z.string(),
-  run_id: z.string(),
+  tenant: tenantIdSchema,
+  topic_id: topicIdSchema,
+  run_id: runIdSchema,
   status: z.string(),
   status_reason: z.string(),
-  last_attempt: z.object({ run_id: z.string(), requested_at: z.string(), status: z.string(), reason: z.string(), file: z.string() }).nullable(),
+  last_attempt: z.object({ run_id: runIdSchema, requested_at: z.string(), status: z.string(), reason: z.string(), file: z.string() }).nullable(),
   run_requested_at: z.string(),
   retrieved_at: z.string(),
   time_window: z.object({ since: z.string(), until: z.string() }),
@@ -102,22 +102,22 @@ function listNames(dir: string, pattern: RegExp): string[] {
 }
 
 /** The stamps of a topic's recorded runs, oldest first. */
-export function runStamps(dataRoot: string, tenant: string, topicId: string): string[] {
+export function runStamps(dataRoot: string, tenant: TenantId, topicId: TopicId): string[] {
   return listNames(resolveInside(ingestDir(dataRoot, tenant, topicId), 'normalized'), /^\d{8}T\d{9}Z\.json$/).map((name) => name.slice(0, -'.json'.length));
 }
 
 /** The newest recorded runs of a topic (failed and incomplete ones too), oldest first. */
-export function recentRuns(dataRoot: string, tenant: string, topicId: string, limit = RECENT_RUNS): RunRecord[] {
+export function recentRuns(dataRoot: string, tenant: TenantId, topicId: TopicId, limit = RECENT_RUNS): RunRecord[] {
   return runStamps(dataRoot, tenant, topicId).slice(-limit).map((stamp) => readRun(dataRoot, tenant, topicId, stamp));
 }
 
-export function readRun(dataRoot: string, tenant: string, topicId: string, stamp: string): RunRecord {
+export function readRun(dataRoot: string, tenant: TenantId, topicId: TopicId, stamp: string): RunRecord {
   if (!RUN_STAMP.test(stamp)) throw new SkryaError('INVALID_INPUT', `run ${JSON.stringify(stamp)} is not a run timestamp like 20260425T023000123Z`);
   return readRunFile(resolveInside(ingestDir(dataRoot, tenant, topicId), 'normalized', `${stamp}.json`), stamp);
 }
 
 /** The run latest-ingest.json holds (the last good run), by its stamp. */
-export function latestGoodStamp(dataRoot: string, tenant: string, topicId: string): string | null {
+export function latestGoodStamp(dataRoot: string, tenant: TenantId, topicId: TopicId): string | null {
   try {
     const latest = JSON.parse(fs.readFileSync(resolveInside(ingestDir(dataRoot, tenant, topicId), LATEST_FILE), 'utf8')) as { run_requested_at?: unknown };
     return typeof latest.run_requested_at === 'string' ? compactTimestamp(latest.run_requested_at) : null;
@@ -127,7 +127,7 @@ export function latestGoodStamp(dataRoot: string, tenant: string, topicId: strin
 }
 
 /** digest.md, which always speaks of the last good run (and of a failed attempt after it). */
-export function readDigest(dataRoot: string, tenant: string, topicId: string): string | null {
+export function readDigest(dataRoot: string, tenant: TenantId, topicId: TopicId): string | null {
   try {
     return fs.readFileSync(resolveInside(ingestDir(dataRoot, tenant, topicId), DIGEST_FILE), 'utf8');
   } catch {
@@ -136,12 +136,12 @@ export function readDigest(dataRoot: string, tenant: string, topicId: string): s
 }
 
 /** The raw response files of one run, by name. */
-export function rawFilesOfRun(dataRoot: string, tenant: string, topicId: string, stamp: string): string[] {
+export function rawFilesOfRun(dataRoot: string, tenant: TenantId, topicId: TopicId, stamp: string): string[] {
   return listNames(resolveInside(ingestDir(dataRoot, tenant, topicId), 'raw'), RAW_FILE).filter((name) => name.startsWith(`${stamp}-`));
 }
 
 /** One raw response file; the name must be one the raw sink writes, so no other path can be named. */
-export function readRawFile(dataRoot: string, tenant: string, topicId: string, name: string): string | null {
+export function readRawFile(dataRoot: string, tenant: TenantId, topicId: TopicId, name: string): string | null {
   if (!RAW_FILE.test(name)) throw new SkryaError('INVALID_INPUT', 'not a raw response file name');
   const file = resolveInside(ingestDir(dataRoot, tenant, topicId), 'raw', name);
   try {
@@ -152,23 +152,23 @@ export function readRawFile(dataRoot: string, tenant: string, topicId: string, n
 }
 
 export interface ReplayEntry {
-  replayId: string;
+  replayId: ReplayId;
   report: ReplayReport | null;
   problem: string | null;
 }
 
-export function listReplays(dataRoot: string, tenant: string, topicId: string): ReplayEntry[] {
+export function listReplays(dataRoot: string, tenant: TenantId, topicId: TopicId): ReplayEntry[] {
   const dir = replaysDir(dataRoot, tenant, topicId);
-  let names: string[];
+  let names: ReplayId[];
   try {
-    names = fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && ID_PATTERN.test(entry.name)).map((entry) => entry.name).sort();
+    names = fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).filter(isReplayId).sort();
   } catch {
     return [];
   }
   return names.map((replayId) => readReplay(dataRoot, tenant, topicId, replayId));
 }
 
-export function readReplay(dataRoot: string, tenant: string, topicId: string, replayId: string): ReplayEntry {
+export function readReplay(dataRoot: string, tenant: TenantId, topicId: TopicId, replayId: ReplayId): ReplayEntry {
   const file = resolveInside(replayDir(dataRoot, tenant, topicId, replayId), DIFF_JSON_FILE);
   try {
     const report = JSON.parse(fs.readFileSync(file, 'utf8')) as ReplayReport;

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RunDocument } from '../data/run-files.ts';
 import { runPage } from './run-page.ts';
+import { parseRunId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
 const ATTACK = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 
 function documentWith(title: string, content: string, url: string): RunDocument {
   return {
-    tenant: 'acme',
-    topic_id: 'ai-browser',
-    run_id: 'run-1',
+    tenant: parseTenantId('acme'),
+    topic_id: parseTopicId('ai-browser'),
+    run_id: parseRunId('run-1'),
     status: 'ok',
     status_reason: '1 source(s) answered',
     last_attempt: null,

@@ -1,6 +1,7 @@
 /** Stored dead letters for the dlq unit tests. */
 import type { StoredDeadLetter } from '../../../runtime/dead-letters.ts';
 import type { DeadLetter } from '../../../schemas/messages.ts';
+import { parseTenantId } from '../../../runtime/ids.ts';
 
 export function storedLetter(offset: number, overrides: Partial<DeadLetter> = {}, fingerprint = `fp-${offset}`): StoredDeadLetter {
   return {
@@ -19,7 +20,7 @@ export function storedLetter(offset: number, overrides: Partial<DeadLetter> = {}
       reason_code: 'SCHEMA_INVALID',
       error_message: 'raw-results message breaks its contract: response.url: required',
       failed_at: '2026-11-30T12:00:00.000Z',
-      tenant: 'acme',
+      tenant: parseTenantId('acme'),
       ...overrides,
     },
   };

@@ -7,6 +7,7 @@ import { SkryaError } from '../../../runtime/errors.ts';
 import type { Serde } from '../../../runtime/serde.ts';
 import type { RawResult, RequestContext } from '../../../schemas/messages.ts';
 import { TOPICS, type TopicName } from '../../../topics/topics.ts';
+import { parseRunId, parseTenantId, parseTopicId } from '../../../runtime/ids.ts';
 
 /** JSON instead of Avro; the zod contracts are checked on both sides, as the real serde does. */
 export function jsonSerde(): Serde {
@@ -42,7 +43,7 @@ export function rss(titles: string[]): string {
 
 export function feedResponse(runId: string, request: RequestContext, sequence: number, payload: string, options: { topicId?: string; producerName?: string } = {}): RawResult {
   return {
-    tenant: 'acme', topic_id: options.topicId ?? 'kafka-news', run_id: runId, kind: 'RESPONSE', request,
+    tenant: parseTenantId('acme'), topic_id: parseTopicId(options.topicId ?? 'kafka-news'), run_id: parseRunId(runId), kind: 'RESPONSE', request,
     producer: { kind: 'provider', name: options.producerName ?? 'feed_reader', persistent: true, capabilities: ['rss_feed'] },
     response: { sequence, capability: 'rss_feed', sub_query: null, counter_evidence: false, fetched_at: request.requested_at, http_status: 200, content_type: 'application/rss+xml', url: `https://example.com/feed-${sequence}.xml`, payload },
     run_end: null,
@@ -51,7 +52,7 @@ export function feedResponse(runId: string, request: RequestContext, sequence: n
 
 export function runEnd(runId: string, request: RequestContext, responses: number, options: { topicId?: string } = {}): RawResult {
   return {
-    tenant: 'acme', topic_id: options.topicId ?? 'kafka-news', run_id: runId, kind: 'RUN_END', request,
+    tenant: parseTenantId('acme'), topic_id: parseTopicId(options.topicId ?? 'kafka-news'), run_id: parseRunId(runId), kind: 'RUN_END', request,
     producer: { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed'] }, response: null,
     run_end: { response_count: responses, started_at: request.requested_at, finished_at: request.requested_at, provider_status: [], degradation_log_json: '[]', plan_json: null },
   };

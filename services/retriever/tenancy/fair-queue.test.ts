@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emit, type Outcome } from '../../../runtime/handler.ts';
 import { createFairQueue, type FairQueueOptions, type QueuedRun } from './fair-queue.ts';
+import { parseTenantId } from '../../../runtime/ids.ts';
 
 const turns = async (count = 3) => {
   for (let index = 0; index < count; index += 1) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -27,7 +28,7 @@ const drop = (reason: string): Outcome => ({ kind: 'drop', reason });
 
 let offsets = 0;
 function request(tenant: string, payload: string, lane = `${tenant}/${payload}`, partition = 0): QueuedRun<string> {
-  return { tenant, lane, partition, offset: String(offsets++), payload };
+  return { tenant: parseTenantId(tenant), lane, partition, offset: String(offsets++), payload };
 }
 
 const options = (run: FairQueueOptions<string>['run'], overrides: Partial<FairQueueOptions<string>> = {}) => ({ maxRunsInFlight: 4, maxRunsPerTenant: 2, maxQueued: 1_000, run, ...overrides });

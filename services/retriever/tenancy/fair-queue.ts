@@ -10,9 +10,10 @@
  * are acknowledged, so a crash re-reads everything queued or running; runs are redone, not lost.
  */
 import type { Outcome } from '../../../runtime/handler.ts';
+import type { TenantId } from '../../../runtime/ids.ts';
 
 export interface QueuedRun<T> {
-  tenant: string;
+  tenant: TenantId;
   /** Runs of one lane (a topic) go one at a time, in arrival order. */
   lane: string;
   partition: number;

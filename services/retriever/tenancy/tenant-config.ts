@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SkryaError, describeError } from '../../../runtime/errors.ts';
 import { realTenantPath } from './tenant-paths.ts';
+import type { TenantId } from '../../../runtime/ids.ts';
 
 export const TENANT_CONFIG_FILE = 'tenant.json';
 export const DEFAULT_TENANT_CONCURRENCY = 8;
@@ -38,11 +39,11 @@ export const DEFAULT_TENANT_CONFIG: TenantConfig = tenantConfigSchema.parse({});
  * underscore (acme-eu → ACME_EU_): a tenant's file cannot point at the operator's own secrets
  * (AWS_SECRET_ACCESS_KEY) or at a variable named for another tenant by mistake.
  */
-export function tenantEnvPrefix(tenant: string): string {
+export function tenantEnvPrefix(tenant: TenantId): string {
   return `${tenant.toUpperCase().replaceAll('-', '_')}_`;
 }
 
-export function parseTenantConfig(tenant: string, json: unknown, origin: string): TenantConfig {
+export function parseTenantConfig(tenant: TenantId, json: unknown, origin: string): TenantConfig {
   const parsed = tenantConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -56,7 +57,7 @@ export function parseTenantConfig(tenant: string, json: unknown, origin: string)
   return parsed.data;
 }
 
-export async function loadTenantConfig(dataRoot: string, tenant: string): Promise<TenantConfig> {
+export async function loadTenantConfig(dataRoot: string, tenant: TenantId): Promise<TenantConfig> {
   const file = await realTenantPath(dataRoot, tenant, TENANT_CONFIG_FILE);
   if (file === null) return DEFAULT_TENANT_CONFIG;
   let json: unknown;

@@ -7,13 +7,13 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { SkryaError, describeError } from '../../../runtime/errors.ts';
-import { assertId, resolveInside } from '../../../runtime/ids.ts';
+import { resolveInside, type TenantId } from '../../../runtime/ids.ts';
 
 function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root + path.sep);
 }
 
-function escapes(tenant: string, target: string): SkryaError {
+function escapes(tenant: TenantId, target: string): SkryaError {
   return new SkryaError('BLOCKED_URL', `${target} leaves tenant ${tenant}'s tree`, { details: { reason: 'outside-tenant', tenant, target } });
 }
 
@@ -30,8 +30,8 @@ async function realOrNull(target: string): Promise<string | null> {
  * The real path of `<data-root>/<tenant>/<segments…>`, or null when it does not exist. Throws
  * BLOCKED_URL when the tenant folder is a link, or the target resolves outside the tenant's tree.
  */
-export async function realTenantPath(dataRoot: string, tenant: string, ...segments: string[]): Promise<string | null> {
-  const lexical = resolveInside(resolveInside(dataRoot, assertId('tenant', tenant)), ...segments);
+export async function realTenantPath(dataRoot: string, tenant: TenantId, ...segments: string[]): Promise<string | null> {
+  const lexical = resolveInside(resolveInside(dataRoot, tenant), ...segments);
   const realRoot = await realOrNull(path.resolve(dataRoot));
   if (realRoot === null) return null;
   const realTenant = await realOrNull(path.join(realRoot, tenant));

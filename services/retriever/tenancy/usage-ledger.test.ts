@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryUsageLedger, createUsageBook, decideQuota, quotaExceededStatus, utcDay, type UsageLedger } from './usage-ledger.ts';
+import { parseRunId, parseTenantId } from '../../../runtime/ids.ts';
 
-const claim = (runId: string, tenant = 'acme', day = '2026-11-30') => ({ tenant, day, runId });
+const claim = (runId: string, tenant = 'acme', day = '2026-11-30') => ({ tenant: parseTenantId(tenant), day, runId: parseRunId(runId) });
 
 describe('createUsageBook', () => {
   it('places runs by first appearance, per tenant and day; a repeated claim keeps its place', () => {
@@ -11,7 +12,7 @@ describe('createUsageBook', () => {
     expect(book.record(claim('a'))).toBe(1);
     expect(book.record(claim('a', 'globex'))).toBe(1);
     expect(book.record(claim('c', 'acme', '2026-12-01'))).toBe(1);
-    expect(book.counted('acme', '2026-11-30')).toBe(2);
+    expect(book.counted(parseTenantId('acme'), '2026-11-30')).toBe(2);
     expect(book.placeOf(claim('zzz'))).toBeNull();
   });
 });

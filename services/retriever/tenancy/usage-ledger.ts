@@ -7,12 +7,13 @@
  * redelivered request keeps the place its first claim got, so it is decided the same way again.
  */
 import type { ProviderStatus } from '../../../schemas/messages.ts';
+import type { RunId, TenantId } from '../../../runtime/ids.ts';
 
 export interface UsageClaim {
-  tenant: string;
+  tenant: TenantId;
   /** UTC day, YYYY-MM-DD. */
   day: string;
-  runId: string;
+  runId: RunId;
 }
 
 export interface UsageLedger {
@@ -21,7 +22,7 @@ export interface UsageLedger {
   /** The run's place when this instance has read its claim already. */
   placeOf(claim: UsageClaim): number | null;
   /** Distinct runs of the tenant that day read so far: never more than the truth. */
-  counted(tenant: string, day: string): number;
+  counted(tenant: TenantId, day: string): number;
   close(): Promise<void>;
 }
 
@@ -35,12 +36,12 @@ export interface UsageBook {
   /** Records a claim read from the log; returns its place. */
   record(claim: UsageClaim): number;
   placeOf(claim: UsageClaim): number | null;
-  counted(tenant: string, day: string): number;
+  counted(tenant: TenantId, day: string): number;
 }
 
 export function createUsageBook(): UsageBook {
   const days = new Map<string, Map<string, number>>();
-  const dayOf = (tenant: string, day: string) => `${tenant}/${day}`;
+  const dayOf = (tenant: TenantId, day: string) => `${tenant}/${day}`;
   return {
     record(claim) {
       const key = dayOf(claim.tenant, claim.day);

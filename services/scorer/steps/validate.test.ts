@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCER, responseMessage, validated } from '../testing/step-fixtures.ts';
+import { parseRunId } from '../../../runtime/ids.ts';
 
 describe('validate step', () => {
   it.each([
@@ -24,7 +25,7 @@ describe('validate step', () => {
     ['another text', { snippet: 'A different summary of the launch.' }, false],
   ] as const)('%s: same id as the plain copy → %s', (name, fields, same) => {
     const plain = validated();
-    const message = name.startsWith('another run') ? { ...responseMessage(), run_id: 'run-20260426t023000z-0a1b2c3d' } : responseMessage();
+    const message = name.startsWith('another run') ? { ...responseMessage(), run_id: parseRunId('run-20260426t023000z-0a1b2c3d') } : responseMessage();
     expect(validated(fields, message).id === plain.id).toBe(same);
   });
 
