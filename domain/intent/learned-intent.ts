@@ -41,6 +41,7 @@ export const INTENT_RECIPE: IntentRecipe = {
 const MODEL_SOURCES = [
   'domain/intent/learned-intent.ts',
   'domain/intent/corpus/generate-queries.ts',
+  'domain/intent/corpus/train-families.ts',
   'domain/intent/signal-rules.ts',
   'domain/intent/detect-signals.ts',
   'domain/intent/normalize-query.ts',
