@@ -140,7 +140,7 @@ const LONG_EN = ['i need to know {q} for my team', '{q} please, looking for some
 const LONG_ZH = ['想了解一下{q}', '请问{q}', '{q}，求靠谱的资料', '{zctx}问一下：{q}'];
 
 export const QUERY_SEED = 20261202;
-export const QUERY_COUNTS: Record<Split, number> = { train: 12000, validation: 600, test: 600 };
+export const QUERY_COUNTS: Record<Split, number> = { train: 15000, validation: 600, test: 600 };
 
 const FAMILY_SPLITS: Map<QueryFamily, Split> = (() => {
   const seen = new Map<Intent, number>();

@@ -115,6 +115,8 @@ export const TRAIN_POOL_ADDITIONS: Record<string, readonly string[]> = {
   zobj: ['新手机', '大模型', '新车', '芯片', '云服务', '外卖业务', '自动驾驶', '平板', 'AI 助手', '新款耳机'],
   topic: ['edge ai', 'digital sovereignty', 'green software', 'small language models', 'synthetic data', 'neuromorphic chips', 'smart cities', 'precision agriculture', 'open hardware', 'decentralized identity', 'vertical farming', 'brain computer interfaces', 'carbon capture', 'lab grown meat', 'space debris', 'urban mobility', 'protein folding', 'homomorphic encryption', 'spatial computing', 'ambient computing', 'tiny ml', 'data mesh', 'event-driven architecture', 'zero knowledge proofs', 'swarm robotics', 'reversible computing', 'attention economy', 'open science'],
   ztopic: ['智慧城市', '低空经济', '合成数据', '类脑芯片', '精准农业', '脑机接口', '碳捕集', '人造肉', '太空垃圾', '空间计算', '零知识证明', '存算一体', '数据要素', '银发经济', '企业出海', '新质生产力', '端侧大模型', '开源硬件'],
+  metric: ['p99 latency', 'compound interest', 'bmi', 'f1 score', 'roi', 'cagr', 'perplexity', 'cosine similarity'],
+  zmetric: ['复利', 'BMI', 'F1 分数', '年化收益率', '困惑度', '余弦相似度', '房贷月供', '个税'],
   claim: ['agi is near', 'ai will replace coders', 'the bubble will pop', 'open source is winning'],
 };
 
@@ -262,4 +264,22 @@ export const WIDENING_QUERY_FAMILIES: QueryFamily[] = [
   F('exp-org', 'exploratory', ['how {org} builds software', '{org} culture', '{org} strategy in {zxen}'], ['{zorg}的战略', '{zorg}企业文化', '{zorg}的技术体系'], ['{zorg} 的 strategy', '{org} 企业文化']),
   F('tut-org', 'tutorial', ['get a job at {org}', 'apply to the {org} internship', 'contact {org} support'], ['怎么进{zorg}', '{zorg}实习怎么申请', '怎么联系{zorg}客服'], ['怎么进 {org}', '{zorg} internship 申请']),
   F('tut-get', 'tutorial', ['how to download {x} on {os}', 'how do i get {x} installed', 'steps to download and install {x}'], ['{x}怎么下载安装', '如何下载{x}', '{x}下载安装教程'], ['how to 下载 {x}', '{x} 怎么 download']),
+  // ── round 5: factual and status in both languages, a little of every other intent ──
+  F('fact-count', 'factual', ['how many people use {x}', 'how many stars does {x} have', 'how many languages does {x} support'], ['{x}有多少用户', '{x} GitHub 多少星', '{x}支持几种语言'], ['{x} 有多少 users', '{x} 多少 stars']),
+  F('fact-term-zh', 'factual', ['explain {term} to me', '{term} simply put', 'meaning behind {term}'], ['{zterm}是什么意思啊', '{zterm}咋理解', '解释一下{zterm}'], ['{zterm} 是啥 meaning', 'explain 一下 {zterm}']),
+  F('fact-requirements', 'factual', ['{x} supported file formats', '{x} system requirements', '{x} minimum hardware'], ['{x}配置要求', '{x}支持哪些格式', '{x}对硬件有什么要求'], ['{x} 配置要求 minimum', '{x} supported formats 有哪些']),
+  F('fact-formula', 'factual', ['formula for {metric}', 'how is {metric} calculated', '{metric} equation'], ['{zmetric}怎么算', '{zmetric}计算公式', '{zmetric}的公式'], ['{metric} 怎么算', '{zmetric} formula']),
+  F('fact-org', 'factual', ['what does {org} do', '{org} business model', 'who owns {org}'], ['{zorg}是做什么的', '{zorg}靠什么赚钱', '{zorg}老板是谁'], ['{zorg} 是做什么的', '{org} 靠什么赚钱']),
+  F('stat-now-zh', 'status', ['where does {x} stand now', 'current {x} situation', '{x} as of now'], ['{x}目前进度', '{x}当前状态', '{x}这个项目现在咋样'], ['{x} 目前 status', '{x} as of now 怎么样']),
+  F('stat-recovered', 'status', ['is {x} back up', 'has {x} recovered', '{x} back online?'], ['{x}恢复了吗', '{x}修好了没', '{x}国内现在能用吗'], ['{x} 恢复了吗', '{x} back online 了吗']),
+  F('stat-uptake', 'status', ['{x} {ver} adoption rate', 'how many people are on {x} {ver} now', '{x} {ver} uptake'], ['{x} {ver}普及了吗', '{x} {ver}用的人多吗', '{x} {ver}升级率'], ['{x} {ver} 普及率', '{x} {ver} adoption 怎么样']),
+  F('exp-hot', 'exploratory', ['interesting directions in {zxen}', 'open questions in {zxen}', 'hot topics in {zxen}'], ['{zx}热门方向', '{zx}值得研究的问题', '{zx}有哪些热门话题'], ['{zx} hot topics', '{zxen} 热门方向']),
+  F('cmp-versions', 'comparison', ['{x} {ver} vs {ver}', '{x} v1 or v2', 'old {x} or new {x}'], ['{x}新旧版本哪个好', '{x} {ver} 比 {ver} 好在哪', '{x}老版本和新版本选哪个'], ['{x} {ver} 还是 {ver}', '{x} old vs new 版本']),
+  F('cmp-cloud', 'comparison', ['host {x} on aws or gcp', 'aws vs azure for {usecase}', 'fly or render for {x}'], ['阿里云和腾讯云哪个好', '{x}部署在哪个云划算', '华为云还是阿里云'], ['aws 还是 阿里云', '{x} 部署 aws or azure']),
+  F('tut-broken', 'tutorial', ['{x} keeps crashing', "{x} won't start", '{x} stuck on loading'], ['{x}{zerr}怎么弄', '{x}{zerr}咋整', '解决{x}{zerr}'], ['{x} keeps {zerr}', "{x} won't start 咋办"]),
+  F('tut-build', 'tutorial', ['build {usecase} with {x}', 'create {usecase} using {x} and {y}', '{x} for {usecase} setup'], ['用{x}做{zuse}', '用{x}和{y}搭{zuse}', '{x}实现{zuse}'], ['build {usecase} 用 {x}', '{x} 实现 {zuse}']),
+  F('res-old-versions', 'resource', ['{x} {ver} download', '{x} {ver} iso', 'old versions of {x}'], ['{x} {ver}下载', '{x}历史版本', '{x}旧版本下载'], ['{x} {ver} 下载', '{x} old versions 下载']),
+  F('res-open-data', 'resource', ['public api for {thing}', '{thing} api', '{thing} open dataset'], ['{zthing}开放接口', '{zthing}公开数据', '{zthing}数据下载'], ['{zthing} api', '{thing} 数据集']),
+  F('news-app-changes', 'news', ['{x} gets a new feature', '{x} removes {feature}', '{x} pricing change announced'], ['{zp}上线新功能', '{zp}改版', '{zp}下架'], ['{zp} 上线 new feature', '{x} 下架']),
+  F('news-reaction', 'news', ['reactions to the {product} launch', 'what people are saying about {product}', '{product} launch backlash'], ['{zproduct}口碑', '{zproduct}发布后反响', '网友怎么评价{zproduct}'], ['{zproduct} 反响', '{product} 网友评价']),
 ];
