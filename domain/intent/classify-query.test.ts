@@ -139,7 +139,9 @@ describe('robust to how people type', () => {
   });
 
   it('does not correct a real word that is one letter from a signal word ("latent" is not "latest")', () => {
-    expect(intentOf('latent space')).toBe('exploratory');
+    const result = classifyQuery('latent space', { now });
+    expect(result.signals).toEqual([]);
+    expect(result.ruleIntent).toBe('exploratory');
   });
 });
 

@@ -37,6 +37,11 @@ describe('closestWord', () => {
     expect(closestWord('comparre', ['compare'])).toBe('compare');
   });
 
+  it('takes a wrong letter for a slip only on a neighbouring key: "electron" is not "election"', () => {
+    expect(closestWord('electron', ['election'])).toBeUndefined();
+    expect(closestWord('tutorual', ['tutorial'])).toBe('tutorial');
+  });
+
   it('refuses to choose between two equally close words', () => {
     expect(closestWord('abcde', ['bacde', 'abced'])).toBeUndefined();
   });

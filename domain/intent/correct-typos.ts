@@ -17,11 +17,32 @@ export function singleEdit(typed: string, known: string): 'transposition' | 'edi
   return longer.slice(prefix + 1) === shorter.slice(prefix) ? 'edit' : null;
 }
 
+// QWERTY rows: a wrong letter is a slip only when the finger landed on a neighbouring key.
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+
+function neighbouringKeys(left: string, right: string): boolean {
+  const place = (letter: string) => {
+    const row = KEYBOARD_ROWS.findIndex((keys) => keys.includes(letter));
+    return { row, column: row < 0 ? -9 : (KEYBOARD_ROWS[row] ?? '').indexOf(letter) };
+  };
+  const [a, b] = [place(left), place(right)];
+  return a.row >= 0 && b.row >= 0 && Math.abs(a.row - b.row) <= 1 && Math.abs(a.column - b.column) <= 1;
+}
+
+/** For two words of one length differing in one letter: whether that letter sits next to the intended one. */
+function plausibleSubstitution(typed: string, known: string): boolean {
+  if (typed.length !== known.length) return true;
+  let at = 0;
+  while (at < typed.length && typed[at] === known[at]) at += 1;
+  return neighbouringKeys(typed[at] ?? '', known[at] ?? '');
+}
+
 /**
  * The one word of `vocabulary` the typed word is a plausible slip of, or undefined.
  * Swapped letters ("electoin") are corrected from 4 letters on; a dropped, doubled or wrong letter
  * only from 7 on, because short words one letter apart are usually different words
  * ("latent" is not "latest"), and never at the end ("compared" is not a slip of "compare").
+ * A wrong letter must be a neighbouring key: "electron" is a word of its own, not "election".
  * Two equally close candidates mean no correction.
  */
 export function closestWord(typed: string, vocabulary: Iterable<string>, options: { transpositionsOnly?: boolean } = {}): string | undefined {
@@ -32,7 +53,7 @@ export function closestWord(typed: string, vocabulary: Iterable<string>, options
     const longEnough = typed.length >= 7 && known.length >= 7 && options.transpositionsOnly !== true;
     // One letter more or less at the end is an inflection (compare → compared), not a slip.
     const inflection = typed.startsWith(known) || known.startsWith(typed);
-    const plausible = edit === 'transposition' || (edit === 'edit' && longEnough && !inflection);
+    const plausible = edit === 'transposition' || (edit === 'edit' && longEnough && !inflection && plausibleSubstitution(typed, known));
     if (!plausible) continue;
     if (found !== undefined) return undefined;
     found = known;

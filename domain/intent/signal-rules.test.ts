@@ -55,6 +55,24 @@ describe('detectSignals', () => {
     expect(detectSignals('set up 2fa on github').some((signal) => signal.intent === 'resource')).toBe(false);
   });
 
+  it.each<[string, string]>([
+    ['machine learning pipeline', 'tutorial'],
+    ['deep learning frameworks', 'tutorial'],
+    ['electron app memory', 'news'],
+    ['vs code extensions', 'comparison'],
+    ['daily backup cron', 'news'],
+  ])('does not take a cue from a word that merely contains one: "%s" has no %s signal', (query, intent) => {
+    expect(detectSignals(query).some((signal) => signal.intent === intent)).toBe(false);
+  });
+
+  it('still finds the cues those words resemble', () => {
+    expect(pickIntent(detectSignals('learn rust'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('learning kubernetes as a beginner'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('electoin results'))).toBe('news');
+    expect(pickIntent(detectSignals('react vs vue'))).toBe('comparison');
+    expect(pickIntent(detectSignals('ai daily digest'))).toBe('news');
+  });
+
   it('does not read 消息队列 (message queue) as news', () => {
     expect(detectSignals('Kafka 消息队列原理').some((signal) => signal.intent === 'news')).toBe(false);
   });

@@ -108,7 +108,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('status', 2, 'X 情况', /(?<!什么)情况(?!下)|普及率|落地/),
 
   // ── comparison: two or more things weighed ───────────────────────────────────────────────
-  rule('comparison', 3, 'X vs Y', /\bvs\b\.?|\bversus\b|\bv\.s\./, 'separator'),
+  // "vs code" is an editor, not a comparison.
+  rule('comparison', 3, 'X vs Y', /\bvs\b(?! ?code\b)\.?|\bversus\b|\bv\.s\./, 'separator'),
   rule('comparison', 3, 'X compared to Y', /\bcompared (?:to|with)\b|\bas opposed to\b/, 'separator'),
   rule('comparison', 3, 'X faster than Y', COMPARATIVE_THAN, 'separator'),
   rule('comparison', 3, 'difference between X and Y', /\b(?:the )?(?:differences?|differ|difference) (?:between|from)\b|\bdifferences?\b|\bdiffer(?:s|ent from)?\b|\bsimilarities\b/),
@@ -136,7 +137,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('tutorial', 3, 'getting started with X', /\b(?:getting started|get started|quick ?start|beginner'?s guide)\b(?: (?:with|on|in))?/),
   rule('tutorial', 2, 'X guide', /\bguides?\b(?! to the galaxy)|\bbest practices?\b|\btips\b(?: (?:for|on))?/),
   rule('tutorial', 2, 'X for beginners', /\b(?:for beginners|beginners?|for dummies|from scratch)\b/),
-  rule('tutorial', 2, 'learn X', /\blearn(?:ing)?\b|\bcourses?\b|\bexamples?\b/),
+  // "machine learning", "deep learning": the name of a field, not a wish to learn.
+  rule('tutorial', 2, 'learn X', /\blearn\b|(?<!\b(?:machine|deep|reinforcement|federated|transfer|supervised|unsupervised|self-supervised|contrastive|representation|statistical|online|continual|few-shot|zero-shot|in-context|meta|e)[ -])\blearning\b(?! rates?\b)|\bcourses?\b|\bexamples?\b/),
   rule('tutorial', 2, 'X not working', /\bnot working\b|\bdoesn'?t work\b|\bfailed to\b|\btroubleshoot(?:ing)?\b/, 'content'),
   rule('tutorial', 1, 'X error', /\berrors?\b/, 'content'),
   rule('tutorial', 2, 'imperative: install/configure X', IMPERATIVE_START, 'content'),
@@ -158,7 +160,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('news', 1, 'recent X', /\brecent(?:ly)?\b/),
   rule('news', 3, 'X 新闻', /新闻|快讯|要闻|头条|资讯|热点|(?<!发送|推送|接收)消息(?!队列|中间件|系统|推送|机制|总线|传递|格式|模型)/),
   rule('news', 3, 'X weekly roundup', /\b(?:round-?up|recap|this week in)\b/),
-  rule('news', 2, 'X weekly', /\b(?:weekly|daily)\b/),
+  // "daily backup", "weekly standup" are schedules; only a digest or a trailing "daily" is news.
+  rule('news', 2, 'X weekly', /\b(?:weekly|daily) (?:news|digest|briefing|roundup|round-up|recap|report|newsletter|updates?)\b|\b(?:weekly|daily)$/),
   rule('news', 3, '本周 X', /本周|这周|这一周|上周|今天|今日|昨天|昨日|昨晚|今晚|今早|刚刚|近日|本月|这几天/),
   rule('news', 3, 'X 发布了什么', /(?:发布|公布|宣布)了?(?:什么|哪些|啥)|发生了(?:什么|啥)|出了什么事|怎么回事|宣布/),
   rule('news', 2, '事件: 会议 / 选举 / 比赛', /发布会|大会|峰会|会议|选举|大选|比赛|赛果|比分|地震|事故|宕机|收购|裁员|起诉|融资|财报/, 'content'),

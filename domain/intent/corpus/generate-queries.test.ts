@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../../schemas/ingest.ts';
 import { generateIntentQueries, QUERY_FAMILIES, TRAIN_ONLY_QUERY_FAMILIES } from './generate-queries.ts';
@@ -31,5 +32,14 @@ describe('generated intent queries', () => {
     const trainOnly = new Set(TRAIN_ONLY_QUERY_FAMILIES.map((family) => family.id));
     expect(rows.filter((row) => trainOnly.has(row.family)).every((row) => row.split === 'train')).toBe(true);
     expect(new Set(rows.filter((row) => trainOnly.has(row.family)).map((row) => row.family))).toEqual(trainOnly);
+  });
+
+  it('keeps the validation and test queries exactly as first fixed: train families and fillers never change them', () => {
+    const fingerprint = (split: string) => {
+      const items = rows.filter((row) => row.split === split).map((row) => [row.query, row.lang, row.intent, row.family]);
+      return createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16);
+    };
+    expect(fingerprint('validation')).toBe('03e707d713f705de');
+    expect(fingerprint('test')).toBe('9c5e9fc9854f30d5');
   });
 });

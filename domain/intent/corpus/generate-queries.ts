@@ -8,6 +8,7 @@
  */
 import type { Intent } from '../../../schemas/ingest.ts';
 import { createRandom, fill, fnv1a, pick, splitOfIndex, type Random, type Split } from '../../learned/random.ts';
+import { family, TRAIN_LONG_EN, TRAIN_LONG_ZH, TRAIN_POOL_ADDITIONS, WIDENING_QUERY_FAMILIES, type QueryFamily } from './train-families.ts';
 
 export interface GeneratedQuery {
   id: string;
@@ -16,14 +17,6 @@ export interface GeneratedQuery {
   intent: Intent;
   split: Split;
   family: string;
-}
-
-interface QueryFamily {
-  id: string;
-  intent: Intent;
-  en: string[];
-  zh: string[];
-  mixed: string[];
 }
 
 const POOLS: Record<string, readonly string[]> = {
@@ -43,7 +36,7 @@ const POOLS: Record<string, readonly string[]> = {
   zctx: ['我们公司', '小团队', '生产环境', '个人项目', '在树莓派上', '新手'],
 };
 
-const F = (id: string, intent: Intent, en: string[], zh: string[], mixed: string[]): QueryFamily => ({ id, intent, en, zh, mixed });
+const F = family;
 
 export const QUERY_FAMILIES: QueryFamily[] = [
   // comparison
@@ -102,8 +95,10 @@ export const QUERY_FAMILIES: QueryFamily[] = [
  * on unseen phrasing grows with the number of families seen (scripts/diagnose-generalization.ts),
  * and each intent had three train families. Train-only by construction (never validation or test);
  * written from the intents' definitions and the shapes named in issue 13, not from test queries.
+ * The first round is here; the second, much larger one (with its own slot fillers) is in
+ * train-families.ts.
  */
-export const TRAIN_ONLY_QUERY_FAMILIES: QueryFamily[] = [
+const FIRST_TRAIN_ONLY_FAMILIES: QueryFamily[] = [
   F('cmp-replace', 'comparison', ['is it worth moving from {x} to {y}', 'replace {x} with {y}?', '{y} instead of {x} {ctx}'], ['从{x}换到{y}值得吗', '用{y}替换{x}好不好', '{y}能不能取代{x}'], ['{x} 换成 {y} worth it 吗', '{y} 取代 {x}?']),
   F('cmp-faster', 'comparison', ['fastest among {x} {y} {y}', 'which is lighter {x} or {y}', '{x} {y} numbers side by side'], ['{x}、{y}谁更快', '{x}跟{y}哪个更省内存', '{x} {y} 性能差多少'], ['{x} {y} 谁更快 benchmark', 'which 更轻量 {x} {y}']),
   F('tut-configure', 'tutorial', ['configure {x} {ctx}', '{x} settings to {task}', 'enable tls in {x}'], ['{x}怎么配置才能{ztask}', '{x}配置{ztask}', '{x} 开启 tls'], ['{x} 配置 tls', 'configure {x} 来{ztask}']),
@@ -119,6 +114,13 @@ export const TRAIN_ONLY_QUERY_FAMILIES: QueryFamily[] = [
   F('exp-adoption', 'exploratory', ['companies using {x}', '{x} adoption in industry', 'who runs {x} at scale'], ['哪些公司在用{x}', '{x}在行业里的采用情况', '{zx}落地案例'], ['哪些公司 use {x}', '{x} adoption 情况']),
   F('exp-challenges', 'exploratory', ['challenges of {zx}', 'open problems in {x}', 'limitations of {x}'], ['{zx}面临的挑战', '{x}有哪些局限', '{zx}的难点'], ['{zx} challenges', '{x} 的 limitations']),
 ];
+
+export const TRAIN_ONLY_QUERY_FAMILIES: QueryFamily[] = [...FIRST_TRAIN_ONLY_FAMILIES, ...WIDENING_QUERY_FAMILIES];
+
+/** Train queries draw from the original pools plus the added fillers; validation and test keep the original pools. */
+const TRAIN_POOLS: Record<string, readonly string[]> = Object.fromEntries(
+  [...new Set([...Object.keys(POOLS), ...Object.keys(TRAIN_POOL_ADDITIONS)])].map((slot) => [slot, [...new Set([...(POOLS[slot] ?? []), ...(TRAIN_POOL_ADDITIONS[slot] ?? [])])]]),
+);
 
 const TYPO_RATE = 0.15;
 
@@ -138,7 +140,7 @@ const LONG_EN = ['i need to know {q} for my team', '{q} please, looking for some
 const LONG_ZH = ['想了解一下{q}', '请问{q}', '{q}，求靠谱的资料', '{zctx}问一下：{q}'];
 
 export const QUERY_SEED = 20261202;
-export const QUERY_COUNTS: Record<Split, number> = { train: 2800, validation: 600, test: 600 };
+export const QUERY_COUNTS: Record<Split, number> = { train: 15000, validation: 600, test: 600 };
 
 const FAMILY_SPLITS: Map<QueryFamily, Split> = (() => {
   const seen = new Map<Intent, number>();
@@ -164,8 +166,10 @@ export function generateIntentQueries(seed = QUERY_SEED): GeneratedQuery[] {
       const family = pick(random, families);
       const roll = random();
       const lang: GeneratedQuery['lang'] = roll < 0.4 ? 'en' : roll < 0.8 ? 'zh' : 'mixed';
-      let query = fill(random, pick(random, family[lang]), POOLS);
-      if (random() < 0.2) query = fill(random, pick(random, lang === 'en' ? LONG_EN : LONG_ZH), { ...POOLS, q: [query] });
+      const pools = split === 'train' ? TRAIN_POOLS : POOLS;
+      const longForms = split === 'train' ? (lang === 'en' ? [...LONG_EN, ...TRAIN_LONG_EN] : [...LONG_ZH, ...TRAIN_LONG_ZH]) : lang === 'en' ? LONG_EN : LONG_ZH;
+      let query = fill(random, pick(random, family[lang]), pools);
+      if (random() < 0.2) query = fill(random, pick(random, longForms), { ...pools, q: [query] });
       if (lang !== 'zh' && random() < TYPO_RATE) query = typo(random, query);
       if (random() < 0.1) query = query.replace(/^./, (first) => first.toUpperCase());
       if (seen.has(query)) continue;
