@@ -46,7 +46,9 @@ interface RankInputItem extends RankableItem {
  */
 export function validateForRank(item: RankInputItem, windowEnd: string): DroppedLine | null {
   const { result } = item;
+  // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
   const validation = validateItem({
+    id: item.id,
     title: result.title,
     url: result.url || null,
     source_name: result.source || null,
