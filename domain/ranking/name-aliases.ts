@@ -56,18 +56,17 @@ interface TokenizedSynonym {
 const tokenizedSynonyms = new WeakMap<AliasData, readonly TokenizedSynonym[]>();
 
 function synonymsOf(data: AliasData): readonly TokenizedSynonym[] {
-  let tokenized = tokenizedSynonyms.get(data);
-  if (tokenized === undefined) {
-    tokenized = [];
-    for (const entry of data.synonyms) {
-      if (entry.ambiguous === true) continue;
-      const short = queryTerms(entry.term);
-      const long = queryTerms(entry.canonical);
-      if (short.length !== 1 || long.length === 0) continue;
-      tokenized.push({ shortTerm: short[0] as string, long });
-    }
-    tokenizedSynonyms.set(data, tokenized);
+  const cached = tokenizedSynonyms.get(data);
+  if (cached !== undefined) return cached;
+  const tokenized: TokenizedSynonym[] = [];
+  for (const entry of data.synonyms) {
+    if (entry.ambiguous === true) continue;
+    const short = queryTerms(entry.term);
+    const long = queryTerms(entry.canonical);
+    if (short.length !== 1 || long.length === 0) continue;
+    tokenized.push({ shortTerm: short[0] as string, long });
   }
+  tokenizedSynonyms.set(data, tokenized);
   return tokenized;
 }
 

@@ -45,3 +45,15 @@ export function syncFilesUnder(dir: string): void {
     }
   }
 }
+
+/** fsyncs the files, all at once (the disk commits them together); resolves when every one is on disk. */
+export async function syncFiles(files: readonly string[]): Promise<void> {
+  await Promise.all(files.map(async (file) => {
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }));
+}
