@@ -148,8 +148,7 @@ export const RUN_COMMON_MIN_ITEMS = 3;
  * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
  * tokenization each and little garbage. Every item's word ids live in one shared array and its
  * distinct words are views into one shared buffer: a typed array of its own per item was one
- * malloc'd backing store each, and 200k of them left the process's memory fragmented (~100 MB of
- * RSS outside the JavaScript heap on 100k results).
+ * malloc'd backing store each, 200k of them on 100k results.
  */
 interface NearDuplicateFeatures {
   /** Null when every word is one of the run's common words (see RUN_COMMON_SHARE): word overlap still applies. */
