@@ -16,6 +16,7 @@ import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createSerde } from '../runtime/serde.ts';
 import { createReplayStages } from '../services/replay/replay-stages.ts';
+import { syncFilesUnder } from '../services/sink/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
 import { cpuShareSince, memorySample, round, type MemorySample } from './measure.ts';
@@ -64,6 +65,8 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
       }
     }
     const { runs } = await stages.finish();
+    // As skrya replay does before swapping the folder in: the runs were written without an fsync each.
+    syncFilesUnder(targetDir);
     const seconds = (performance.now() - started) / 1000;
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
     return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };

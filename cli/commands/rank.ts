@@ -7,7 +7,7 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { parseJsonLine, streamLines } from '../json-lines.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
 import { type RankableItem, type RankedItem, rankItems, renderDigest } from '../../services/collector/index.ts';
-import { validateItem, type ValidationReason } from '../../services/scorer/index.ts';
+import { validateItem, type ValidationReason } from '../../domain/validation/validate-item.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -46,7 +46,9 @@ interface RankInputItem extends RankableItem {
  */
 export function validateForRank(item: RankInputItem, windowEnd: string): DroppedLine | null {
   const { result } = item;
+  // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
   const validation = validateItem({
+    id: item.id,
     title: result.title,
     url: result.url || null,
     source_name: result.source || null,

@@ -43,16 +43,38 @@ const HAN_RUN = /\p{Script=Han}+/gu;
  * sub-queries themselves are read for whole Chinese phrases the segmenter cut into pieces
  * (向量数据库 → 向量 | 数据 | 库): each piece is also found by the phrase's English (vector database).
  */
-export function aliasAlternatives(terms: readonly string[], subQueries: readonly string[] = [], data: AliasData = SHIPPED_ALIAS_DATA): Alternatives {
-  const termSet = new Set(terms);
-  const map = new Map<string, string[][]>();
+/** A synonym entry as query terms: one short term and the words of its spelled-out name. */
+interface TokenizedSynonym {
+  shortTerm: string;
+  long: string[];
+}
+
+/**
+ * Tokenized once per alias data set: a request's terms are matched against every entry, and
+ * tokenizing the whole table on each request was most of the cost of preparing a query.
+ */
+const tokenizedSynonyms = new WeakMap<AliasData, readonly TokenizedSynonym[]>();
+
+function synonymsOf(data: AliasData): readonly TokenizedSynonym[] {
+  const cached = tokenizedSynonyms.get(data);
+  if (cached !== undefined) return cached;
+  const tokenized: TokenizedSynonym[] = [];
   for (const entry of data.synonyms) {
     if (entry.ambiguous === true) continue;
     const short = queryTerms(entry.term);
     const long = queryTerms(entry.canonical);
     if (short.length !== 1 || long.length === 0) continue;
-    const [shortTerm] = short as [string];
-    if (termSet.has(shortTerm)) add(map, shortTerm, long);
+    tokenized.push({ shortTerm: short[0] as string, long });
+  }
+  tokenizedSynonyms.set(data, tokenized);
+  return tokenized;
+}
+
+export function aliasAlternatives(terms: readonly string[], subQueries: readonly string[] = [], data: AliasData = SHIPPED_ALIAS_DATA): Alternatives {
+  const termSet = new Set(terms);
+  const map = new Map<string, string[][]>();
+  for (const { shortTerm, long } of synonymsOf(data)) {
+    if (termSet.has(shortTerm)) add(map, shortTerm, [...long]);
     // The spelled-out name in the query is found by its abbreviation when every word of it was asked for.
     // Not when the short form is one of the words ("tailwind" → "Tailwind CSS"): "tailwind" alone is not "css".
     if (!long.includes(shortTerm) && long.every((term) => termSet.has(term))) for (const term of long) add(map, term, [shortTerm]);

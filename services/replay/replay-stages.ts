@@ -84,7 +84,8 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const model = options.model ?? DEFAULT_SCORING_MODEL;
   const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
-  const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir });
+  // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
+  const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir, durable: false });
 
   const runs: ReplayedRun[] = [];
   const rejected: ReplayRejection[] = [];

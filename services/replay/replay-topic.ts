@@ -15,7 +15,7 @@ import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
-import { DIGEST_FILE, MEMORY_FILE, writeFileAtomic } from '../sink/index.ts';
+import { DIGEST_FILE, MEMORY_FILE, syncFilesUnder, writeFileAtomic } from '../sink/index.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
 import { createReplayStages, type ReplayStages } from './replay-stages.ts';
@@ -168,6 +168,8 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     const report = buildReplayReport({ ...request, model: deps.model.tag }, read, result.rejected, diffs);
     writeFileAtomic(resolveInside(dir, DIFF_JSON_FILE), renderReportJson(report));
     writeFileAtomic(resolveInside(dir, DIFF_MARKDOWN_FILE), renderReportMarkdown(report));
+    // The replayed runs were written without an fsync each; they reach the disk before the folder is swapped in.
+    syncFilesUnder(dir);
     swapIn(dir, target);
 
     let promoted: string | null = null;

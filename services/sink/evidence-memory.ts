@@ -58,8 +58,12 @@ export function readMemory(dir: string): EvidenceMemory {
   }
 }
 
+export function renderMemory(memory: EvidenceMemory): string {
+  return `${JSON.stringify(memory)}\n`;
+}
+
 export function writeMemory(dir: string, memory: EvidenceMemory): void {
-  writeFileAtomic(resolveInside(dir, MEMORY_FILE), `${JSON.stringify(memory)}\n`);
+  writeFileAtomic(resolveInside(dir, MEMORY_FILE), renderMemory(memory));
 }
 
 export function rememberedRun(run: { stamp: string; runId: string; requestedAt: string; kept: readonly Evidence[]; cut: readonly Evidence[] }): RememberedRun {

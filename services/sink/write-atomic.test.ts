@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from './write-atomic.ts';
+import { syncFilesUnder, writeFileAtomic } from './write-atomic.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -31,6 +31,15 @@ describe('writeFileAtomic', () => {
     expect(writeFileAtomic(file, '# topic\n')).toBe(false);
     expect(fs.statSync(file).ino).toBe(before.ino);
     expect(filesUnder(dir)).toEqual(['digest.md']);
+  });
+
+  it('without durability writes the same bytes the same way, and syncFilesUnder syncs them later (nested folders included)', () => {
+    const file = path.join(dir, 'normalized', 'run.json');
+    expect(writeFileAtomic(file, '{"run":1}\n', { durable: false })).toBe(true);
+    expect(writeFileAtomic(file, '{"run":1}\n', { durable: false })).toBe(false);
+    syncFilesUnder(dir);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"run":1}\n');
+    expect(filesUnder(dir)).toEqual(['normalized', 'normalized/run.json']);
   });
 
   it('replaces different bytes', () => {

@@ -5,8 +5,10 @@ import path from 'node:path';
 /**
  * Writes a file so readers see the old bytes or the new bytes, never a mix: a temp file in the
  * same folder, fsynced, then renamed over the target. Returns false when the bytes were already there.
+ * `durable: false` leaves out the fsync (about 9 ms a file on the bench VM's disk) for files that
+ * are synced together later (syncFilesUnder) or can be rebuilt: a replay's staging folder.
  */
-export function writeFileAtomic(file: string, content: string): boolean {
+export function writeFileAtomic(file: string, content: string, options: { durable?: boolean } = {}): boolean {
   try {
     if (fs.readFileSync(file, 'utf8') === content) return false;
   } catch {
@@ -18,7 +20,7 @@ export function writeFileAtomic(file: string, content: string): boolean {
     const handle = fs.openSync(temp, 'w');
     try {
       fs.writeFileSync(handle, content);
-      fs.fsyncSync(handle);
+      if (options.durable !== false) fs.fsyncSync(handle);
     } finally {
       fs.closeSync(handle);
     }
@@ -29,4 +31,29 @@ export function writeFileAtomic(file: string, content: string): boolean {
     throw error;
   }
   return true;
+}
+
+/** fsyncs every file under `dir`: what was written there with `durable: false` is on disk afterwards. */
+export function syncFilesUnder(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const handle = fs.openSync(path.join(entry.parentPath, entry.name), 'r');
+    try {
+      fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+  }
+}
+
+/** fsyncs the files, all at once (the disk commits them together); resolves when every one is on disk. */
+export async function syncFiles(files: readonly string[]): Promise<void> {
+  await Promise.all(files.map(async (file) => {
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }));
 }

@@ -22,6 +22,8 @@ export interface Agreement {
 }
 
 export function agreementOf(sources: readonly SourceRef[]): Agreement {
+  // Most documents have one copy: no set of pairs to build for it.
+  if (sources.length === 1) return { independentSources: 1, providers: [sources[0]!.provider], bonus: 0 };
   const pairs = new Set<string>();
   const providers: string[] = [];
   for (const source of sources) {

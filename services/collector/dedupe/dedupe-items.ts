@@ -146,7 +146,9 @@ export const RUN_COMMON_MIN_ITEMS = 3;
 /**
  * Candidates for near-duplicate matching: their fingerprints and words, or null when the text is too short.
  * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
- * tokenization each and little garbage.
+ * tokenization each and little garbage. Every item's word ids live in one shared array and its
+ * distinct words are views into one shared buffer: a typed array of its own per item was one
+ * malloc'd backing store each, 200k of them on 100k results.
  */
 interface NearDuplicateFeatures {
   /** Null when every word is one of the run's common words (see RUN_COMMON_SHARE): word overlap still applies. */
@@ -161,8 +163,12 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
   const lastSeenIn: number[] = [];
-  const wordIdsByItem = items.map((item, itemIndex) => {
-    const ids: number[] = [];
+  // Item i's word ids, in text order, are allIds[idStarts[i] .. idStarts[i + 1]); a too-short text is marked in tooShort.
+  const allIds: number[] = [];
+  const idStarts = new Int32Array(items.length + 1);
+  const tooShort = new Uint8Array(items.length);
+  items.forEach((item, itemIndex) => {
+    const start = allIds.length;
     for (const token of tokenize(`${item.title} ${item.text}`)) {
       if (isStopWord(token)) continue;
       let id = vocabulary.get(token);
@@ -175,29 +181,45 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
         documentFrequency.push(0);
         lastSeenIn.push(-1);
       }
-      ids.push(id);
+      allIds.push(id);
     }
+    idStarts[itemIndex + 1] = allIds.length;
     let distinct = 0;
-    for (const id of ids) {
+    for (let k = start; k < allIds.length; k++) {
+      const id = allIds[k]!;
       if (lastSeenIn[id] === itemIndex) continue;
       lastSeenIn[id] = itemIndex;
       distinct++;
     }
-    if (distinct < minContentTokens) return null;
-    for (const id of ids) {
+    if (distinct < minContentTokens) {
+      tooShort[itemIndex] = 1;
+      return;
+    }
+    for (let k = start; k < allIds.length; k++) {
+      const id = allIds[k]!;
       if (lastSeenIn[id] !== itemIndex) continue;
       documentFrequency[id]!++;
       lastSeenIn[id] = -2 - itemIndex;
     }
-    return Int32Array.from(ids);
   });
   const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
   const highs: number[] = [];
   const lows: number[] = [];
-  const features = wordIdsByItem.map((ids) => {
-    if (ids === null) return null;
+  const distinctWords = new Int32Array(allIds.length);
+  let distinctEnd = 0;
+  const features = items.map((_item, itemIndex): NearDuplicateFeatures | null => {
+    if (tooShort[itemIndex] === 1) return null;
+    const start = idStarts[itemIndex]!;
+    const end = idStarts[itemIndex + 1]!;
+    const wordsStart = distinctEnd;
     let count = 0;
-    for (const id of ids) {
+    for (let k = start; k < end; k++) {
+      const id = allIds[k]!;
+      // Marks distinct words with a value no counting pass above left behind.
+      if (lastSeenIn[id] !== items.length + itemIndex) {
+        lastSeenIn[id] = items.length + itemIndex;
+        distinctWords[distinctEnd++] = id;
+      }
       if (documentFrequency[id]! > commonAbove) continue;
       highs[count] = wordHighs[id]!;
       lows[count] = wordLows[id]!;
@@ -206,7 +228,7 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
     // Word overlap uses every content word: the run's common words are most of what two copies share.
     // A text made only of them (a specification whose sentence every version repeats) has no
     // fingerprint, but its copies can still be found by overlap, with versions kept apart.
-    return { fingerprint: count === 0 ? null : simhashOfFeatures(highs, lows, count), words: Int32Array.from(new Set(ids)).sort() };
+    return { fingerprint: count === 0 ? null : simhashOfFeatures(highs, lows, count), words: distinctWords.subarray(wordsStart, distinctEnd).sort() };
   });
   return { features, documentFrequency };
 }

@@ -6,7 +6,7 @@
 import type { Reason } from '../../../schemas/messages.ts';
 import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
 import { contentHash, itemId } from '../item-identity.ts';
-import { validateItem, type ValidationResult } from '../validation/validate-item.ts';
+import { validateItem, type ValidationResult } from '../../../domain/validation/validate-item.ts';
 import type { Candidate, ResponseMessage } from './normalize.ts';
 
 export interface Validated extends Candidate {

@@ -7,7 +7,7 @@
 import type { ScoreComponents, ScoredItem, Verdict } from '../../../schemas/messages.ts';
 import type { ScreenResult } from '../../../domain/screening/screen-item.ts';
 import { roundScore, type ItemScore } from '../../../domain/ranking/score-item.ts';
-import type { ValidationOutcome } from '../validation/validate-item.ts';
+import type { ValidationOutcome } from '../../../domain/validation/validate-item.ts';
 import type { ResponseMessage } from './normalize.ts';
 import type { Scored } from './score.ts';
 

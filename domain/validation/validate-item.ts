@@ -12,7 +12,7 @@
  *   null) are still listed in `reasons`.
  */
 import { createHash } from 'node:crypto';
-import type { IngestItem } from '../../../schemas/ingest.ts';
+import type { IngestItem } from '../../schemas/ingest.ts';
 
 export const VALIDATION_REASON_CODES = [
   'MISSING_ID',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ingestItemSchema } from '../../../schemas/ingest.ts';
-import { ingestItemFixture } from '../../../test/fixtures/messages.ts';
+import { ingestItemSchema } from '../../schemas/ingest.ts';
+import { ingestItemFixture } from '../../test/fixtures/messages.ts';
 import { FIELD_LIMITS, parseDate, validateItem, type ValidationContext, type ValidationOutcome, type ValidationReasonCode } from './validate-item.ts';
 
 const context: ValidationContext = { producerName: 'agent-reach', fetchedAt: '2026-04-25T02:30:00Z', now: new Date('2026-04-25T03:00:00Z') };
