@@ -20,6 +20,11 @@ export function ingestDir(root: string, tenant: string, topicId: string): string
   return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'ingest');
 }
 
+/** The same folder as a storage key below the data root (runtime/sink-store.ts), for the sink's store. */
+export function ingestKey(tenant: string, topicId: string): string {
+  return [assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'ingest'].join('/');
+}
+
 export function replaysDir(root: string, tenant: string, topicId: string): string {
   return resolveInside(root, assertId('tenant', tenant), 'runs', assertId('topic', topicId), 'replays');
 }

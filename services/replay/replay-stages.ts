@@ -17,6 +17,7 @@ import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 
 export interface ReplayedRun {
@@ -83,7 +84,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const model = options.model ?? DEFAULT_SCORING_MODEL;
   const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
-  const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir });
+  const sink = createBatchSink({ store: createLocalStore(options.targetDir), place: () => '' });
 
   const runs: ReplayedRun[] = [];
   const rejected: ReplayRejection[] = [];

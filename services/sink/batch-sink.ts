@@ -6,23 +6,22 @@
  * does not replace them: they keep the last good run and name the attempt and why it failed.
  * Atomic and idempotent: the same batch twice gives the same bytes.
  */
-import fs from 'node:fs';
-import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
-import { resolveInside } from '../../runtime/ids.ts';
+import { ingestKey, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { drop, type Handler } from '../../runtime/handler.ts';
+import { storeKey, type SinkStore, type StoredText } from '../../runtime/sink-store.ts';
 import { compactTimestamp } from './file-names.ts';
 import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
 import { renderIngestDocument, type LastAttempt } from './ingest-document.ts';
 import { changesSince, diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
 import { runStatusOf } from './run-status.ts';
-import { writeFileAtomic } from './write-atomic.ts';
 
 export const DIGEST_FILE = 'digest.md';
 
 export interface BatchSinkOptions {
-  dataRoot: string;
-  /** Where a batch lands; replays write into replays/<id>/ instead. */
-  targetDir?: (tenant: string, topicId: string) => string;
+  /** The data tree: a local folder, or a bucket shared by sinks on several machines (runtime/sink-store.ts). */
+  store: SinkStore;
+  /** The folder (store key) a topic's batches land in: <tenant>/runs/<topic>/ingest; a replay's store is its own folder (''). */
+  place?: (tenant: string, topicId: string) => string;
   /**
    * The live sink: once a run's file is written, a different batch of the same run is dropped. It can
    * only be a re-emission made of part of the run: a collector restarted from an offset inside a run it
@@ -39,9 +38,10 @@ function withoutChanges(document: object): string {
   return JSON.stringify({ ...document, changes: null, last_attempt: null });
 }
 
-function readJson(file: string): Record<string, unknown> | null {
+function parseJson(stored: StoredText | null): Record<string, unknown> | null {
+  if (stored === null) return null;
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(stored.content);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -71,31 +71,31 @@ function withoutAttemptNote(digest: string): string {
   return end === -1 ? '' : digest.slice(end + 2);
 }
 
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
+/**
+ * Every file is written only over the version this batch read (conditional writes), so a sink that
+ * lost the topic's partition mid-batch cannot overwrite what its new owner wrote: its write fails
+ * with STORAGE_CONFLICT and the runner handles the batch again from fresh reads, which gives the
+ * same bytes (or a drop) as in the local tree.
+ */
 export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-normalized'> {
-  const target = options.targetDir ?? ((tenant: string, topicId: string) => ingestDir(options.dataRoot, tenant, topicId));
+  const { store } = options;
+  const place = options.place ?? ingestKey;
   return {
     input: 'ingest-normalized',
-    handle({ value: batch }) {
-      const dir = target(batch.tenant, batch.topic_id);
+    async handle({ value: batch }) {
+      const dir = place(batch.tenant, batch.topic_id);
       const stamp = compactTimestamp(batch.request.requested_at);
       const runName = `normalized/${stamp}.json`;
-      const runFile = resolveInside(dir, 'normalized', `${stamp}.json`);
+      const runKey = storeKey(dir, 'normalized', `${stamp}.json`);
       const outcome = runStatusOf(batch);
-      const existing = readJson(runFile);
+      const storedRun = await store.read(runKey);
+      const existing = parseJson(storedRun);
       const sameRun = existing !== null && existing.run_id === batch.run_id;
       const bare = renderIngestDocument(batch, null, outcome);
       if (options.keepWrittenRuns && sameRun && withoutChanges(existing) !== withoutChanges(JSON.parse(bare) as object)) {
         return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
       }
-      const memory = readMemory(dir);
+      const { memory, stored: storedMemory } = await readMemory(store, dir);
       let changes: RunChanges | null = null;
       if (outcome.good) {
         if (sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(bare) as object) && existing.changes) {
@@ -103,26 +103,28 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
           changes = existing.changes as RunChanges;
         } else {
           const prior = runsBefore(memory, stamp, batch.request.requested_at);
-          changes = prior.length > 0 ? changesSince(prior, { kept: batch.items, cut: batch.cut }) : diffRuns(previousRun(dir, stamp), batch.items);
+          changes = prior.length > 0 ? changesSince(prior, { kept: batch.items, cut: batch.cut }) : diffRuns(await previousRun(store, dir, stamp), batch.items);
         }
       }
       const document = renderIngestDocument(batch, changes, outcome);
-      writeFileAtomic(runFile, document);
+      await store.write(runKey, document, storedRun);
       if (outcome.good) {
-        writeMemory(dir, remember(memory, rememberedRun({ stamp, runId: batch.run_id, requestedAt: batch.request.requested_at, kept: batch.items, cut: batch.cut })));
+        await writeMemory(store, dir, remember(memory, rememberedRun({ stamp, runId: batch.run_id, requestedAt: batch.request.requested_at, kept: batch.items, cut: batch.cut })), storedMemory);
       }
 
-      const latestFile = resolveInside(dir, LATEST_FILE);
-      const digestFile = resolveInside(dir, DIGEST_FILE);
-      const current = latestState(readJson(latestFile));
+      const latestKey = storeKey(dir, LATEST_FILE);
+      const digestKey = storeKey(dir, DIGEST_FILE);
+      const [storedLatest, storedDigest] = await Promise.all([store.read(latestKey), store.read(digestKey)]);
+      const latest = parseJson(storedLatest);
+      const current = latestState(latest);
       if (outcome.good) {
         // An older run (a late batch, a re-delivery) never replaces a newer latest.
         if (current !== null && later(current.runAt, batch.request.requested_at)) return [];
         // A failed attempt after this run stays named.
         const attempt = current?.attempt && later(current.attempt.requested_at, batch.request.requested_at) ? current.attempt : null;
-        writeFileAtomic(latestFile, attempt === null ? document : renderIngestDocument(batch, changes, outcome, attempt));
+        await store.write(latestKey, attempt === null ? document : renderIngestDocument(batch, changes, outcome, attempt), storedLatest);
         const digest = `${batch.digest_markdown}${renderChanges(changes!)}`;
-        writeFileAtomic(digestFile, attempt === null ? digest : `${attemptNote(attempt, batch.run_id)}${digest}`);
+        await store.write(digestKey, attempt === null ? digest : `${attemptNote(attempt, batch.run_id)}${digest}`, storedDigest);
         return [];
       }
       // A failed or incomplete run is recorded above; latest-ingest.json and digest.md keep the last
@@ -131,11 +133,10 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
       if (current !== null && !later(attempt.requested_at, current.runAt)) return [];
       if (current?.attempt && later(current.attempt.requested_at, attempt.requested_at)) return [];
       if (current !== null) {
-        const good = readJson(latestFile)!;
-        writeFileAtomic(latestFile, `${JSON.stringify({ ...good, last_attempt: attempt }, null, 2)}\n`);
-        writeFileAtomic(digestFile, `${attemptNote(attempt, String(good.run_id))}${withoutAttemptNote(readText(digestFile) ?? '')}`);
+        await store.write(latestKey, `${JSON.stringify({ ...latest, last_attempt: attempt }, null, 2)}\n`, storedLatest);
+        await store.write(digestKey, `${attemptNote(attempt, String(latest!.run_id))}${withoutAttemptNote(storedDigest?.content ?? '')}`, storedDigest);
       } else {
-        writeFileAtomic(digestFile, attemptNote(attempt, null));
+        await store.write(digestKey, attemptNote(attempt, null), storedDigest);
       }
       return [];
     },
