@@ -120,6 +120,9 @@ export function createS3Store(settings: S3StoreSettings): SinkStore {
   const client = new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
+    // A bucket that stops answering (packets dropped, not refused) fails the request instead of
+    // holding the sink forever; the runner then retries it as STORAGE_UNAVAILABLE.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
   });
   const base = storeKey(settings.prefix);
