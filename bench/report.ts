@@ -234,10 +234,11 @@ function scaleOutRows(scaleOut: ScaleOutFigures): Row[] {
   const single = scaleOut.scenarios.find((scenario) => scenario.processes === 1);
   return scaleOut.scenarios.map((scenario) => {
     const instances = scenario.perInstance.map((instance) => `${formatNumber(instance.outcomesPerSecond)} (${instance.partitions} p)`).join(', ');
-    const versusOne = single && scenario.processes > 1 ? `; ${formatNumber(scenario.outcomesPerSecond / single.outcomesPerSecond)}× the single process` : '';
+    const versusOne = single && scenario.processes > 1 ? `; ${formatNumber(scenario.usefulOutcomesPerSecond / single.usefulOutcomesPerSecond)}× the single process` : '';
+    const redone = scenario.outcomes - scenario.expectedOutcomes;
     return [
       `scale-out: ${scenario.processes} scorer process${scenario.processes === 1 ? '' : 'es'} on ${scaleOut.partitions} partitions, ${formatNumber(scenario.rawMessages)} raw messages`,
-      `${formatNumber(scenario.outcomesPerSecond)} outcomes/s in all over ${formatNumber(scenario.seconds)} s${versusOne}; per instance: ${instances}`,
+      `${formatNumber(scenario.usefulOutcomesPerSecond)} outcomes/s of input over ${formatNumber(scenario.seconds)} s${versusOne}; ${formatNumber(redone)} redone after ${scenario.rejoins} rejoin(s) during the run; per instance (redone work included): ${instances}`,
       '',
       '',
     ];

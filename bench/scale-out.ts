@@ -21,11 +21,17 @@ export const SCALE_OUT_PARTITIONS = 12;
 export interface ScaleOutScenario {
   processes: number;
   rawMessages: number;
-  /** Scorer outcomes in all (one per result, one per run-end marker). */
+  /** Scorer outcomes in all, work redone after a rebalance included. */
   outcomes: number;
+  /** Outcomes the input calls for (one per result, one per run-end marker): what was redone is outcomes minus this. */
+  expectedOutcomes: number;
+  /** Group joins after the first, summed over the processes (each redoes its new partitions' uncommitted input). */
+  rejoins: number;
   /** From the first input produced to the group's last commit. */
   seconds: number;
   outcomesPerSecond: number;
+  /** Expected outcomes over the window: the throughput the input got, redone work left out. */
+  usefulOutcomesPerSecond: number;
   /** Per process, in start order: outcomes and outcomes/s over the same window. */
   perInstance: Array<{ outcomes: number; outcomesPerSecond: number; partitions: number }>;
 }
@@ -61,9 +67,13 @@ async function uncommitted(context: BenchContext): Promise<number> {
   }, 0);
 }
 
+function joinLines(scorer: ServiceProcess): string[] {
+  return scorer.log().split('\n').filter((line) => line.includes('"msg":"joined group"') && line.includes('"service":"scorer"'));
+}
+
 /** Partitions of raw-results a scorer process holds, from the last 'joined group' line of its log. */
 function partitionsHeld(scorer: ServiceProcess, topic: string): number {
-  const joins = scorer.log().split('\n').filter((line) => line.includes('"msg":"joined group"') && line.includes('"service":"scorer"'));
+  const joins = joinLines(scorer);
   try {
     const last = JSON.parse(joins.at(-1) ?? '{}') as { assignment?: Record<string, number[]> };
     return last.assignment?.[topic]?.length ?? 0;
@@ -96,7 +106,10 @@ async function scenario(processes: number, runs: number): Promise<ScaleOutScenar
     await waitUntil(`${processes} scorers sharing ${SCALE_OUT_PARTITIONS} partitions`, () => shared(context, scorers), 300_000, { intervalMs: 500, failIf: () => anyExited(scorers) });
     const held = scorers.map((scorer) => partitionsHeld(scorer, context.topic('raw-results')));
 
-    const raw = rawMessagesOf(generateRuns(context.label, runs, 2, 48));
+    const generated = generateRuns(context.label, runs, 2, 48);
+    const raw = rawMessagesOf(generated);
+    const expectedOutcomes = generated.reduce((sum, run) => sum + run.items, 0) + generated.length;
+    const joinsBefore = scorers.reduce((sum, scorer) => sum + joinLines(scorer).length, 0);
     const encoded = await encodeMessages(context, 'raw-results', 'retriever', raw);
     const started = performance.now();
     await produceAll(context.pipeline.kafka, context.topic('raw-results'), encoded);
@@ -104,12 +117,16 @@ async function scenario(processes: number, runs: number): Promise<ScaleOutScenar
     const seconds = (performance.now() - started) / 1000;
     const counts = await Promise.all(ports.map(scorerOutcomes));
     const outcomes = counts.reduce((sum, count) => sum + count, 0);
+    const rejoins = scorers.reduce((sum, scorer) => sum + joinLines(scorer).length, 0) - joinsBefore;
     return {
       processes,
       rawMessages: raw.length,
       outcomes,
+      expectedOutcomes,
+      rejoins,
       seconds: round(seconds, 2),
       outcomesPerSecond: round(outcomes / seconds, 1),
+      usefulOutcomesPerSecond: round(expectedOutcomes / seconds, 1),
       perInstance: counts.map((count, index) => ({ outcomes: count, outcomesPerSecond: round(count / seconds, 1), partitions: held[index] ?? 0 })),
     };
   } finally {
