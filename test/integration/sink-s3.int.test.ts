@@ -19,6 +19,7 @@ import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps, type PlannedRun } from '../support/fault-workload.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
+import { rawFileName } from '../../services/sink/raw-sink.ts';
 
 const BUCKET = 'skrya-fleet';
 const PREFIX = 'fleet/';
@@ -197,19 +198,23 @@ describe('the sink on an S3-compatible bucket', () => {
     for (const topic of topics) {
       for (const name of ['latest-ingest.json', 'digest.md', 'evidence-memory.json']) expect(keys).toContain(`acme/runs/${topic}/ingest/${name}`);
     }
-    expect(keys.filter((key) => key.includes('/ingest/raw/'))).toHaveLength(firstRuns.length * 2);
+    const rawKeys = firstRuns.flatMap((run) => run.messages.flatMap((message) => (message.kind === 'RESPONSE' ? [`acme/runs/${run.topicId}/ingest/raw/${rawFileName(message)}`] : [])));
+    expect(keys.filter((key) => key.includes('/ingest/raw/')).sort()).toEqual([...new Set(rawKeys)].sort());
     expect(fs.existsSync(path.join(harness.dataRoot, 'acme', 'runs'))).toBe(false);
   }, 1_800_000);
 
   it('an unreachable bucket holds the input uncommitted, says why, and every run lands once it is back', async () => {
     expect(survivor.hasExited()).toBe(false);
     const alive = processes.filter((process) => !process.hasExited());
+    const failures = () => survivor.log().split('"code":"STORAGE_UNAVAILABLE"').length - 1;
+    const failuresBefore = failures();
     await proxy.close();
     for (const step of publishingSteps(outageRuns)) await publishStep(publisher, step);
-    await waitUntil('the sink naming the unreachable bucket', async () => survivor.log().includes('"code":"STORAGE_UNAVAILABLE"'), 300_000, { intervalMs: 500, failIf: () => anyExited(alive) });
-    const held = await groupLag(admin, harness.pipeline.port.naming, 'sink', 'ingest-normalized');
-    expect(held).toBeGreaterThan(0);
+    // The outage's batches reach the sink, fail, and stay uncommitted.
+    await waitUntil('the sink naming the unreachable bucket and holding its input', async () => failures() > failuresBefore
+      && (await groupLag(admin, harness.pipeline.port.naming, 'sink', 'ingest-normalized')) > 0, 300_000, { intervalMs: 500, failIf: () => anyExited(alive) });
     expect(survivor.log()).toContain(`s3://${BUCKET}/fleet at http://127.0.0.1:${proxy.port}`);
+    expect(survivor.log()).toContain('nothing is committed until the bucket answers');
 
     await proxy.open();
     const client = s3();
@@ -224,10 +229,9 @@ describe('the sink on an S3-compatible bucket', () => {
   }, 1_800_000);
 
   it('a sink given a bucket that does not exist stops at start and names it', async () => {
-    const sink = spawnService('sink', { env: env({ SKRYA_SINK_S3_BUCKET: 'no-such-bucket' }), logDir: path.join(workDir, 'sink-missing-bucket'), readyTimeoutMs: 600_000 });
+    const sink = spawnService('sink', { env: env({ SKRYA_SINK_S3_BUCKET: 'no-such-bucket', SKRYA_SINK_S3_ENDPOINT: s3mock.endpoint }), logDir: path.join(workDir, 'sink-missing-bucket'), readyTimeoutMs: 600_000 });
     processes.push(sink);
-    expect(await sink.exited).not.toBe(0);
-    expect(sink.log()).toContain('STORAGE_REFUSED');
-    expect(sink.log()).toContain('the bucket does not exist');
+    expect(await sink.exited).toBe(1);
+    expect(sink.log()).toContain(`s3://no-such-bucket/fleet at ${s3mock.endpoint}: checking the bucket failed: the bucket does not exist`);
   }, 600_000);
 });
