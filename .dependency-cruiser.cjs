@@ -56,6 +56,13 @@ module.exports = {
       from: { path: '^(domain|services|cli|ui|schemas|topics)/', pathNot: '\\.test\\.ts$' },
       to: { path: 'node_modules/(kafkajs|@kafkajs/confluent-schema-registry)/' },
     },
+    {
+      name: 's3-only-in-runtime',
+      severity: 'error',
+      comment: 'The S3 client is used through runtime/sink-store.ts, the sink\'s one storage interface (tests and the local S3 server aside).',
+      from: { path: '^(domain|services|cli|ui|schemas|topics)/', pathNot: '\\.test\\.ts$' },
+      to: { path: 'node_modules/@aws-sdk/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

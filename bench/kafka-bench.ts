@@ -30,10 +30,11 @@ export interface BenchContext {
   close(): Promise<void>;
 }
 
-export async function createBenchContext(label: string): Promise<BenchContext> {
+/** `overrides`: settings for this benchmark's pipeline, e.g. SKRYA_TOPIC_PARTITIONS for its topics. */
+export async function createBenchContext(label: string, overrides: Record<string, string> = {}): Promise<BenchContext> {
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-bench-${label}-`));
   const prefix = `bench.${label}.${randomBytes(4).toString('hex')}.`;
-  const config = loadConfig({ ...process.env, SKRYA_TOPIC_PREFIX: prefix, SKRYA_DATA_ROOT: dataRoot, SKRYA_LOG_LEVEL: 'warn', SKRYA_METRICS_PORT: '0' });
+  const config = loadConfig({ ...process.env, SKRYA_TOPIC_PREFIX: prefix, SKRYA_DATA_ROOT: dataRoot, SKRYA_LOG_LEVEL: 'warn', SKRYA_METRICS_PORT: '0', ...overrides });
   const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: `bench-${label}` }), clientId: `bench-${label}` });
   const admin = pipeline.kafka.admin();
   await admin.connect();

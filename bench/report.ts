@@ -5,6 +5,7 @@ import type { LatencyFigures } from './latency.ts';
 import type { MachineInfo } from './measure.ts';
 import type { CliStartFigures, ProcessFigures, RankFigures } from './processes.ts';
 import type { ReplayFigures } from './replay.ts';
+import type { ScaleOutFigures } from './scale-out.ts';
 import type { PipelineFigures, StageFigures } from './stages.ts';
 
 export interface BenchResults {
@@ -23,6 +24,7 @@ export interface BenchResults {
   replay?: ReplayFigures;
   fleet?: FleetFigures;
   fleetSoak?: SteadyFigures;
+  scaleOut?: ScaleOutFigures;
   /** A section that failed: its error, so the others still report. */
   errors: Record<string, string>;
 }
@@ -161,6 +163,7 @@ export function renderTable(results: BenchResults): string {
     ].filter(Boolean).join('; ');
     rows.push([`replay on its real path (Avro records → scorer → collector → sink files; the broker read left out), ${formatNumber(replay.rawItems)} raw items, ${formatNumber(replay.runs)} runs`, `${formatNumber(replay.itemsPerSecond)} items/s (CPU ${formatNumber(replay.cpuShare)} s/s); RSS ${memory}`, `≥ ${formatNumber(REPLAY_AIM_ITEMS_PER_SECOND)} items/s, RSS flat`, flat && fastEnough ? met(true) : `${met(false)} ${replayWhy}`]);
   }
+  if (results.scaleOut) rows.push(...scaleOutRows(results.scaleOut));
   if (results.fleet) rows.push(...fleetRows(results.fleet));
   if (results.fleetSoak) rows.push(...steadyRows(results.fleetSoak));
   if (kernels) {
@@ -224,6 +227,22 @@ function steadyRows(steady: SteadyFigures): Row[] {
     `p99 ≤ ${FLEET_AIMS.steadyP99Ms / 1000} s`,
     met(steady.p99Ms <= FLEET_AIMS.steadyP99Ms && steady.firedInWindow >= steady.dueInWindow),
   ]];
+}
+
+/** One row per process count: the whole group's rate, then each instance's outcomes/s and partitions, measured in the same window. */
+function scaleOutRows(scaleOut: ScaleOutFigures): Row[] {
+  const single = scaleOut.scenarios.find((scenario) => scenario.processes === 1);
+  return scaleOut.scenarios.map((scenario) => {
+    const instances = scenario.perInstance.map((instance) => `${formatNumber(instance.outcomesPerSecond)} (${instance.partitions} p)`).join(', ');
+    const versusOne = single && scenario.processes > 1 ? `; ${formatNumber(scenario.usefulOutcomesPerSecond / single.usefulOutcomesPerSecond)}× the single process` : '';
+    const redone = scenario.outcomes - scenario.expectedOutcomes;
+    return [
+      `scale-out: ${scenario.processes} scorer process${scenario.processes === 1 ? '' : 'es'} on ${scaleOut.partitions} partitions, ${formatNumber(scenario.rawMessages)} raw messages`,
+      `${formatNumber(scenario.usefulOutcomesPerSecond)} outcomes/s of input over ${formatNumber(scenario.seconds)} s${versusOne}; ${formatNumber(redone)} redone after ${scenario.rejoins} rejoin(s) during the run; per instance (redone work included): ${instances}`,
+      '',
+      '',
+    ];
+  });
 }
 
 function fleetRows(fleet: FleetFigures): Row[] {

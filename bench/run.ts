@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --only=cli,rank,kernels,scorer,collector,pipeline,latency,replay] [--runs=N]
  * [--collector-copies=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]
- * [--cli-runs=N] [--rank-lines=N] [--rank-runs=N]`
+ * [--cli-runs=N] [--rank-lines=N] [--rank-runs=N] [--scale-out-processes=1,8]`
  *
  * Runs every benchmark once against the local broker and registry, writes
  * bench/results/<date>.json (every raw figure) and bench/results/<date>.md (the table), and prints
@@ -17,12 +17,13 @@ import { benchLatency } from './latency.ts';
 import { machineInfo, round } from './measure.ts';
 import { benchCliStart, benchRank } from './processes.ts';
 import { benchReplay } from './replay.ts';
+import { benchScaleOut } from './scale-out.ts';
 import { renderTable, type BenchResults } from './report.ts';
 import { benchCollectorAlone, benchScorerAlone, benchWholePipeline } from './stages.ts';
 
-const SECTIONS = ['cli', 'rank', 'kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay', 'fleet', 'fleet-soak'] as const;
+const SECTIONS = ['cli', 'rank', 'kernels', 'scorer', 'collector', 'pipeline', 'latency', 'replay', 'scale-out', 'fleet', 'fleet-soak'] as const;
 /** Sections that run only when named in --only (long, and heavy on a shared machine). */
-const ON_REQUEST: readonly Section[] = ['fleet', 'fleet-soak'];
+const ON_REQUEST: readonly Section[] = ['scale-out', 'fleet', 'fleet-soak'];
 type Section = (typeof SECTIONS)[number];
 
 interface BenchOptions {
@@ -42,6 +43,8 @@ interface BenchOptions {
   fleetProcesses: number[];
   fleetSteadySeconds: number;
   fleetSoakMinutes: number;
+  /** Scorer processes on 12 partitions, one scenario each (scale-out). */
+  scaleOutProcesses: number[];
 }
 
 const DEFAULTS: BenchOptions = {
@@ -60,8 +63,10 @@ const DEFAULTS: BenchOptions = {
   fleetProcesses: [1, 3],
   fleetSteadySeconds: 120,
   fleetSoakMinutes: 30,
+  // One process as the yardstick, and the scale-out test's 8 on 12 partitions.
+  scaleOutProcesses: [1, 8],
 };
-const OPTION_NAMES = 'only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs, fleet-tenants, fleet-topics, fleet-processes, fleet-steady-seconds, fleet-soak-minutes';
+const OPTION_NAMES = 'only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs, fleet-tenants, fleet-topics, fleet-processes, fleet-steady-seconds, fleet-soak-minutes, scale-out-processes';
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
@@ -119,6 +124,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case 'fleet-steady-seconds':
         options.fleetSteadySeconds = positiveInteger(name, value);
         break;
+      case 'scale-out-processes':
+        options.scaleOutProcesses = value.split(',').map((count) => positiveInteger(name, count));
+        break;
       case 'fleet-soak-minutes':
         options.fleetSoakMinutes = positiveInteger(name, value);
         break;
@@ -165,6 +173,9 @@ async function main(): Promise<number> {
     },
     replay: async () => {
       results.replay = await benchReplay({ rawItems: options.replayItems });
+    },
+    'scale-out': async () => {
+      results.scaleOut = await benchScaleOut({ processes: options.scaleOutProcesses, runs: options.runs });
     },
     fleet: async () => {
       results.fleet = await benchFleet(fleetSize, { processes: options.fleetProcesses, steadySeconds: options.fleetSteadySeconds, idleSeconds: 20, seed: 19 });

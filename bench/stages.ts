@@ -9,6 +9,7 @@ import { startService, type RunningService } from '../runtime/runner.ts';
 import type { IngestBatch, RawResult, ScoredResult } from '../schemas/messages.ts';
 import { createCollector } from '../services/collector/handler.ts';
 import { createScorer } from '../services/scorer/handler.ts';
+import { createLocalStore } from '../runtime/sink-store.ts';
 import { createBatchSink } from '../services/sink/batch-sink.ts';
 import type { SkryaConfig } from '../runtime/config.ts';
 import { scorerStage, type Stage } from '../services/catalog.ts';
@@ -64,7 +65,7 @@ export function relabelRuns(scored: readonly KeyedValue<ScoredResult>[], copies:
 
 /** The batch sink, noting when each run's files (latest-ingest.json among them) were written. */
 export function timedSink(onWritten: (runId: string, at: number) => void, dataRoot: string): Handler<'ingest-normalized'> {
-  const sink = createBatchSink({ dataRoot });
+  const sink = createBatchSink({ store: createLocalStore(dataRoot) });
   return {
     ...sink,
     async handle(message: IncomingMessage<IngestBatch>, context: HandlerContext) {

@@ -57,7 +57,7 @@ export interface ComponentStatus {
 
 export type Report = (line: string) => void;
 
-function stackError(step: string, message: string, log?: string): SkryaError {
+export function stackError(step: string, message: string, log?: string): SkryaError {
   const where = log ? ` (see ${log})` : '';
   return new SkryaError('STACK_FAILED', `stack ${step}: ${message}${where}`, { details: { step, log } });
 }
@@ -156,8 +156,15 @@ export function requireCommand(command: string, args: string[], what: string): v
 
 /** Apicurio 3.3 is compiled for Java 21+: find such a JDK (configured, JAVA_HOME, PATH, then /usr/lib/jvm). */
 export function findRegistryJava(settings: StackSettings): string {
+  const java = findJavaAtLeast(REGISTRY_MIN_JAVA, settings.registryJavaHome);
+  if (java === null) throw stackError('prerequisites', `Apicurio Registry ${settings.apicurioVersion} needs Java ${REGISTRY_MIN_JAVA} or newer and none was found; install one and set SKRYA_REGISTRY_JAVA_HOME to it`);
+  return java;
+}
+
+/** A java binary of at least `minimum` (from `home`, JAVA_HOME, PATH, then /usr/lib/jvm), or null. */
+export function findJavaAtLeast(minimum: number, home = ''): string | null {
   const candidates: string[] = [];
-  if (settings.registryJavaHome) candidates.push(path.join(settings.registryJavaHome, 'bin', 'java'));
+  if (home) candidates.push(path.join(home, 'bin', 'java'));
   if (process.env.JAVA_HOME) candidates.push(path.join(process.env.JAVA_HOME, 'bin', 'java'));
   candidates.push('java');
   try {
@@ -167,14 +174,14 @@ export function findRegistryJava(settings: StackSettings): string {
   }
   for (const candidate of candidates) {
     const major = javaMajorVersion(candidate);
-    if (major !== null && major >= REGISTRY_MIN_JAVA) return candidate;
+    if (major !== null && major >= minimum) return candidate;
   }
-  throw stackError('prerequisites', `Apicurio Registry ${settings.apicurioVersion} needs Java ${REGISTRY_MIN_JAVA} or newer and none was found; install one and set SKRYA_REGISTRY_JAVA_HOME to it`);
+  return null;
 }
 
 // ---------- artifacts (Maven Central, cached) ----------
 
-function runMaven(args: string[], cwd: string, step: string, logPath: string): void {
+export function runMaven(args: string[], cwd: string, step: string, logPath: string): void {
   const result = spawnSync('mvn', ['-B', '-q', ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   fs.writeFileSync(logPath, `${result.stdout ?? ''}${result.stderr ?? ''}`);
   if (result.error || result.status !== 0) throw stackError(step, `Maven failed (exit ${result.status ?? 'none'})`, logPath);

@@ -91,6 +91,19 @@ export const configSchema = z.object({
   SKRYA_TOPIC_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(0).max(32).default(0),
   /** Partitions per topic, `raw-results=12,scored-results=12`; topics not named keep the table's count. */
   SKRYA_TOPIC_PARTITIONS: z.string().default(''),
+  /**
+   * The sink's store (runtime/sink-store.ts): empty = the local data tree under SKRYA_DATA_ROOT; a
+   * bucket name = an S3-compatible bucket that sinks on several machines share. Credentials come
+   * from the AWS SDK's chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, a pod's identity).
+   */
+  SKRYA_SINK_S3_BUCKET: z.string().regex(/^$|^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').default(''),
+  /** Key prefix inside the bucket, e.g. `prod/`; tenants' trees go below it. */
+  SKRYA_SINK_S3_PREFIX: z.string().regex(/^([A-Za-z0-9_][A-Za-z0-9._-]*\/)*$/, "'' or segments ending in '/'").default(''),
+  /** An S3-compatible server's URL (MinIO, Ceph, S3Mock); empty = AWS S3 in SKRYA_SINK_S3_REGION. */
+  SKRYA_SINK_S3_ENDPOINT: z.string().refine((value) => value === '' || URL.canParse(value), 'a URL').default(''),
+  SKRYA_SINK_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Path-style URLs (endpoint/bucket/key), which most S3-compatible servers need; on by default with an endpoint. */
+  SKRYA_SINK_S3_FORCE_PATH_STYLE: z.enum(['', 'on', 'off']).default(''),
 });
 
 export type SkryaConfig = z.infer<typeof configSchema>;

@@ -20,6 +20,11 @@ export function ingestDir(root: string, tenant: TenantId, topicId: TopicId): str
   return resolveInside(root, tenant, 'runs', topicId, 'ingest');
 }
 
+/** The same folder as a storage key below the data root (runtime/sink-store.ts), for the sink's store. */
+export function ingestKey(tenant: TenantId, topicId: TopicId): string {
+  return [tenant, 'runs', topicId, 'ingest'].join('/');
+}
+
 export function replaysDir(root: string, tenant: TenantId, topicId: TopicId): string {
   return resolveInside(root, tenant, 'runs', topicId, 'replays');
 }

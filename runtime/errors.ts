@@ -35,6 +35,14 @@ export const ERROR_CODES = {
   RUN_TIMEOUT: { retriable: false },
   /** A newer owner of a monitor shard fenced this one (a rebalance or a zombie): it must stop firing that shard. */
   SHARD_FENCED: { retriable: false },
+  // The sink's store (runtime/sink-store.ts). Retriable all: the message is fine and must not be
+  // dead-lettered; its offset stays uncommitted until the write succeeds.
+  /** The bucket did not answer (connection refused, timeout, 5xx). */
+  STORAGE_UNAVAILABLE: { retriable: true },
+  /** The bucket refused these credentials, or does not exist: an operator has to fix the settings. */
+  STORAGE_REFUSED: { retriable: true },
+  /** A file changed between the sink's read and its conditional write (another sink wrote it). */
+  STORAGE_CONFLICT: { retriable: true },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

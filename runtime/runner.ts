@@ -71,7 +71,7 @@ async function retryWhileRetriable<R>(work: () => Promise<R>, options: { isRunni
     } catch (error) {
       if (!isSkryaError(error) || !error.retriable || !options.isRunning()) throw error;
       const delay = Math.min(5_000, 200 * 2 ** Math.min(attempt, 5));
-      options.logger.warn({ code: error.code, attempt, delayMs: delay }, `${options.what} failed, retrying`);
+      options.logger.warn({ code: error.code, reason: error.message, attempt, delayMs: delay }, `${options.what} failed, retrying`);
       await new Promise((resolve) => setTimeout(resolve, delay));
       await options.heartbeat();
     }

@@ -7,6 +7,7 @@ import type { SkryaConfig } from '../runtime/config.ts';
 import type { Pipeline } from '../runtime/pipeline.ts';
 import type { Handler, Later, Outcome } from '../runtime/handler.ts';
 import type { RunningService } from '../runtime/runner.ts';
+import { sinkStoreOf, type SinkStore } from '../runtime/sink-store.ts';
 import type { TopicName } from '../topics/topics.ts';
 import { createCollector } from './collector/index.ts';
 import { type Binding, createKafkaUsageLedger, createRetriever, createServiceSkillRegistry, createTenantRegistries } from './retriever/index.ts';
@@ -47,15 +48,22 @@ async function retrieverStage(pipeline: Pipeline, dataRoot: string, options: Sta
   };
 }
 
+/** The sink's store, reached once before the sink joins its group: wrong settings stop it at start, named. */
+async function checkedSinkStore(pipeline: Pipeline): Promise<SinkStore> {
+  const store = sinkStoreOf(pipeline.config);
+  await store.check();
+  pipeline.logger.info({ store: store.where }, 'sink store reachable');
+  return store;
+}
+
 async function handlerFor(service: Exclude<ConsumerService, 'retriever' | 'scorer'>, pipeline: Pipeline): Promise<Handler<TopicName>> {
-  const dataRoot = path.resolve(pipeline.config.SKRYA_DATA_ROOT);
   switch (service) {
     case 'collector':
       return createCollector({ runTimeoutMs: pipeline.config.SKRYA_RUN_TIMEOUT_MS, logger: pipeline.logger.child({ service }) }) as Handler<TopicName>;
     case 'sink':
-      return createBatchSink({ dataRoot, keepWrittenRuns: true }) as Handler<TopicName>;
+      return createBatchSink({ store: await checkedSinkStore(pipeline), keepWrittenRuns: true }) as Handler<TopicName>;
     case 'sink-raw':
-      return createRawSink({ dataRoot }) as Handler<TopicName>;
+      return createRawSink({ store: await checkedSinkStore(pipeline) }) as Handler<TopicName>;
   }
 }
 

@@ -17,6 +17,7 @@ import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 import type { RunId } from '../../runtime/ids.ts';
 
@@ -85,7 +86,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
-  const sink = createBatchSink({ dataRoot: options.targetDir, targetDir: () => options.targetDir, durable: false });
+  const sink = createBatchSink({ store: createLocalStore(options.targetDir, { durable: false }), place: () => '' });
 
   const runs: ReplayedRun[] = [];
   const rejected: ReplayRejection[] = [];

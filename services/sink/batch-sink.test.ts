@@ -6,6 +6,7 @@ import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
 import type { HandlerContext, IncomingMessage } from '../../runtime/handler.ts';
 import { ingestBatchSchema, type IngestBatch, type ProviderStatus } from '../../schemas/messages.ts';
 import { ingestBatchFixture, requestContextFixture, scoredItemFixture } from '../../test/fixtures/messages.ts';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { DIGEST_FILE, createBatchSink } from './batch-sink.ts';
 import { MEMORY_FILE } from './evidence-memory.ts';
 import { diffRuns, renderChanges } from './run-changes.ts';
@@ -43,7 +44,7 @@ function filesUnder(dir: string): string[] {
 }
 
 async function sink(batch: IngestBatch) {
-  return createBatchSink({ dataRoot: root }).handle(message(batch), context);
+  return createBatchSink({ store: createLocalStore(root) }).handle(message(batch), context);
 }
 
 const dir = () => ingestDir(root, parseTenantId('acme'), parseTopicId('ai-browser'));
@@ -98,13 +99,13 @@ describe('createBatchSink', () => {
 
   it('writes into the target folder it is given (replays)', async () => {
     const replay = path.join(root, 'acme', 'runs', 'ai-browser', 'replays', 'r1');
-    await createBatchSink({ dataRoot: root, targetDir: () => replay }).handle(message(batchAt('2026-04-25T10:00:00Z', 'run-a')), context);
+    await createBatchSink({ store: createLocalStore(replay), place: () => '' }).handle(message(batchAt('2026-04-25T10:00:00Z', 'run-a')), context);
     expect(filesUnder(replay)).toContain(LATEST_FILE);
     expect(fs.existsSync(dir())).toBe(false);
   });
 
   describe('keepWrittenRuns (the live sink)', () => {
-    const live = (batch: IngestBatch) => createBatchSink({ dataRoot: root, keepWrittenRuns: true }).handle(message(batch), context);
+    const live = (batch: IngestBatch) => createBatchSink({ store: createLocalStore(root), keepWrittenRuns: true }).handle(message(batch), context);
     const whole = () => ({ ...batchAt('2026-04-25T10:00:00Z', 'run-a'), items: [scoredItemFixture({ id: 'it-1', title: 'First' }), scoredItemFixture({ id: 'it-2', title: 'Second', url: 'https://example.com/2' })] });
     const tailOnly = () => ({ ...whole(), items: whole().items.slice(1) });
     const written = () => filesUnder(dir()).filter((name) => name.includes('.')).map((name) => [name, read(name)]);

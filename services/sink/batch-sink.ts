@@ -6,24 +6,23 @@
  * does not replace them: they keep the last good run and name the attempt and why it failed.
  * Atomic and idempotent: the same batch twice gives the same bytes.
  */
-import fs from 'node:fs';
-import { ingestDir, LATEST_FILE } from '../../runtime/data-paths.ts';
-import { resolveInside, type TenantId, type TopicId } from '../../runtime/ids.ts';
+import { ingestKey, LATEST_FILE } from '../../runtime/data-paths.ts';
 import { drop, type Handler, type Outcome } from '../../runtime/handler.ts';
 import type { IngestBatch } from '../../schemas/messages.ts';
+import { storeKey, type SinkStore, type StoredText } from '../../runtime/sink-store.ts';
 import { compactTimestamp } from './file-names.ts';
-import { MEMORY_FILE, readMemory, remember, rememberedRun, renderMemory, runsBefore } from './evidence-memory.ts';
+import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
 import { renderIngestDocument, type LastAttempt } from './ingest-document.ts';
 import { changesSince, diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
 import { runStatusOf } from './run-status.ts';
-import { syncFiles, writeFileAtomic } from './write-atomic.ts';
 
 export const DIGEST_FILE = 'digest.md';
 
 export interface BatchSinkOptions {
-  dataRoot: string;
-  /** Where a batch lands; replays write into replays/<id>/ instead. */
-  targetDir?: (tenant: TenantId, topicId: TopicId) => string;
+  /** The data tree: a local folder, or a bucket shared by sinks on several machines (runtime/sink-store.ts). */
+  store: SinkStore;
+  /** The folder (store key) a topic's batches land in: <tenant>/runs/<topic>/ingest; a replay's store is its own folder (''). */
+  place?: (tenant: string, topicId: string) => string;
   /**
    * The live sink: once a run's file is written, a different batch of the same run is dropped. It can
    * only be a re-emission made of part of the run: a collector restarted from an offset inside a run it
@@ -33,11 +32,6 @@ export interface BatchSinkOptions {
    * originals linked into their staging folder on purpose.
    */
   keepWrittenRuns?: boolean;
-  /**
-   * fsync each file before it replaces the old one (default). A replay turns it off: its staging
-   * folder is synced once before it is swapped in (four fsyncs a run were most of a replay's time).
-   */
-  durable?: boolean;
 }
 
 /** The document minus its comparison with earlier runs, which depends on the folder, not on the batch. */
@@ -45,9 +39,10 @@ function withoutChanges(document: object): string {
   return JSON.stringify({ ...document, changes: null, last_attempt: null });
 }
 
-function readJson(file: string): Record<string, unknown> | null {
+function parseJson(stored: StoredText | null): Record<string, unknown> | null {
+  if (stored === null) return null;
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(stored.content);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -77,87 +72,82 @@ function withoutAttemptNote(digest: string): string {
   return end === -1 ? '' : digest.slice(end + 2);
 }
 
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
+/**
+ * Every file is written only over the version this batch read (conditional writes), so a sink that
+ * lost the topic's partition mid-batch cannot overwrite what its new owner wrote: its write fails
+ * with STORAGE_CONFLICT and the runner handles the batch again from fresh reads, which gives the
+ * same bytes (or a drop) as in the local tree.
+ */
 export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-normalized'> {
-  const target = options.targetDir ?? ((tenant: TenantId, topicId: TopicId) => ingestDir(options.dataRoot, tenant, topicId));
-  const durable = options.durable !== false;
+  const { store } = options;
+  const place = options.place ?? ingestKey;
+  // Each batch's files are written, then made durable together before the handler returns, so
+  // before its offset can be committed (SinkStore.flush).
   return {
     input: 'ingest-normalized',
     async handle({ value: batch }) {
-      // Files are renamed into place at once and fsynced together before the handler returns (so
-      // before the offset is committed): concurrent fsyncs share the disk's journal commits, and
-      // the event loop the other stages share is not blocked meanwhile. A crash before the sync
-      // leaves the offset uncommitted, and the redelivered batch writes the files again.
-      const written: string[] = [];
-      const outcomes = writeBatch(batch, (file, content) => {
-        if (writeFileAtomic(file, content, { durable: false })) written.push(file);
-      });
-      if (durable) await syncFiles(written);
+      const outcomes = await writeBatch(batch);
+      await store.flush();
       return outcomes;
     },
   };
 
-  function writeBatch(batch: IngestBatch, save: (file: string, content: string) => void): Outcome[] {
-      const dir = target(batch.tenant, batch.topic_id);
-      const stamp = compactTimestamp(batch.request.requested_at);
-      const runName = `normalized/${stamp}.json`;
-      const runFile = resolveInside(dir, 'normalized', `${stamp}.json`);
-      const outcome = runStatusOf(batch);
-      const existing = readJson(runFile);
-      const sameRun = existing !== null && existing.run_id === batch.run_id;
-      const bare = renderIngestDocument(batch, null, outcome);
-      if (options.keepWrittenRuns && sameRun && withoutChanges(existing) !== withoutChanges(JSON.parse(bare) as object)) {
-        return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
-      }
-      const memory = readMemory(dir);
-      let changes: RunChanges | null = null;
-      if (outcome.good) {
-        if (sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(bare) as object) && existing.changes) {
-          // A redelivery: the comparison made the first time stands, whatever the memory has learnt since.
-          changes = existing.changes as RunChanges;
-        } else {
-          const prior = runsBefore(memory, stamp, batch.request.requested_at);
-          changes = prior.length > 0 ? changesSince(prior, { kept: batch.items, cut: batch.cut }) : diffRuns(previousRun(dir, stamp), batch.items);
-        }
-      }
-      const document = renderIngestDocument(batch, changes, outcome);
-      save(runFile, document);
-      if (outcome.good) {
-        save(resolveInside(dir, MEMORY_FILE), renderMemory(remember(memory, rememberedRun({ stamp, runId: batch.run_id, requestedAt: batch.request.requested_at, kept: batch.items, cut: batch.cut }))));
-      }
-
-      const latestFile = resolveInside(dir, LATEST_FILE);
-      const digestFile = resolveInside(dir, DIGEST_FILE);
-      const current = latestState(readJson(latestFile));
-      if (outcome.good) {
-        // An older run (a late batch, a re-delivery) never replaces a newer latest.
-        if (current !== null && later(current.runAt, batch.request.requested_at)) return [];
-        // A failed attempt after this run stays named.
-        const attempt = current?.attempt && later(current.attempt.requested_at, batch.request.requested_at) ? current.attempt : null;
-        save(latestFile, attempt === null ? document : renderIngestDocument(batch, changes, outcome, attempt));
-        const digest = `${batch.digest_markdown}${renderChanges(changes!)}`;
-        save(digestFile, attempt === null ? digest : `${attemptNote(attempt, batch.run_id)}${digest}`);
-        return [];
-      }
-      // A failed or incomplete run is recorded above; latest-ingest.json and digest.md keep the last
-      // good run and name this attempt, unless they already name a later one.
-      const attempt: LastAttempt = { run_id: batch.run_id, requested_at: batch.request.requested_at, status: outcome.status, reason: outcome.reason, file: runName };
-      if (current !== null && !later(attempt.requested_at, current.runAt)) return [];
-      if (current?.attempt && later(current.attempt.requested_at, attempt.requested_at)) return [];
-      if (current !== null) {
-        const good = readJson(latestFile)!;
-        save(latestFile, `${JSON.stringify({ ...good, last_attempt: attempt }, null, 2)}\n`);
-        save(digestFile, `${attemptNote(attempt, String(good.run_id))}${withoutAttemptNote(readText(digestFile) ?? '')}`);
+  async function writeBatch(batch: IngestBatch): Promise<Outcome[]> {
+    const dir = place(batch.tenant, batch.topic_id);
+    const stamp = compactTimestamp(batch.request.requested_at);
+    const runName = `normalized/${stamp}.json`;
+    const runKey = storeKey(dir, 'normalized', `${stamp}.json`);
+    const outcome = runStatusOf(batch);
+    const storedRun = await store.read(runKey);
+    const existing = parseJson(storedRun);
+    const sameRun = existing !== null && existing.run_id === batch.run_id;
+    const bare = renderIngestDocument(batch, null, outcome);
+    if (options.keepWrittenRuns && sameRun && withoutChanges(existing) !== withoutChanges(JSON.parse(bare) as object)) {
+      return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
+    }
+    const { memory, stored: storedMemory } = await readMemory(store, dir);
+    let changes: RunChanges | null = null;
+    if (outcome.good) {
+      if (sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(bare) as object) && existing.changes) {
+        // A redelivery: the comparison made the first time stands, whatever the memory has learnt since.
+        changes = existing.changes as RunChanges;
       } else {
-        save(digestFile, attemptNote(attempt, null));
+        const prior = runsBefore(memory, stamp, batch.request.requested_at);
+        changes = prior.length > 0 ? changesSince(prior, { kept: batch.items, cut: batch.cut }) : diffRuns(await previousRun(store, dir, stamp), batch.items);
       }
+    }
+    const document = renderIngestDocument(batch, changes, outcome);
+    await store.write(runKey, document, storedRun);
+    if (outcome.good) {
+      await writeMemory(store, dir, remember(memory, rememberedRun({ stamp, runId: batch.run_id, requestedAt: batch.request.requested_at, kept: batch.items, cut: batch.cut })), storedMemory);
+    }
+
+    const latestKey = storeKey(dir, LATEST_FILE);
+    const digestKey = storeKey(dir, DIGEST_FILE);
+    const [storedLatest, storedDigest] = await Promise.all([store.read(latestKey), store.read(digestKey)]);
+    const latest = parseJson(storedLatest);
+    const current = latestState(latest);
+    if (outcome.good) {
+      // An older run (a late batch, a re-delivery) never replaces a newer latest.
+      if (current !== null && later(current.runAt, batch.request.requested_at)) return [];
+      // A failed attempt after this run stays named.
+      const attempt = current?.attempt && later(current.attempt.requested_at, batch.request.requested_at) ? current.attempt : null;
+      await store.write(latestKey, attempt === null ? document : renderIngestDocument(batch, changes, outcome, attempt), storedLatest);
+      const digest = `${batch.digest_markdown}${renderChanges(changes!)}`;
+      await store.write(digestKey, attempt === null ? digest : `${attemptNote(attempt, batch.run_id)}${digest}`, storedDigest);
       return [];
+    }
+    // A failed or incomplete run is recorded above; latest-ingest.json and digest.md keep the last
+    // good run and name this attempt, unless they already name a later one.
+    const attempt: LastAttempt = { run_id: batch.run_id, requested_at: batch.request.requested_at, status: outcome.status, reason: outcome.reason, file: runName };
+    if (current !== null && !later(attempt.requested_at, current.runAt)) return [];
+    if (current?.attempt && later(current.attempt.requested_at, attempt.requested_at)) return [];
+    if (current !== null) {
+      await store.write(latestKey, `${JSON.stringify({ ...latest, last_attempt: attempt }, null, 2)}\n`, storedLatest);
+      await store.write(digestKey, `${attemptNote(attempt, String(latest!.run_id))}${withoutAttemptNote(storedDigest?.content ?? '')}`, storedDigest);
+    } else {
+      await store.write(digestKey, attemptNote(attempt, null), storedDigest);
+    }
+    return [];
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { MEMORY_FILE, MEMORY_MAX_RUNS, MEMORY_WINDOW_DAYS, emptyMemory, readMemory, remember, rememberedRun, runsBefore, writeMemory, type Evidence } from './evidence-memory.ts';
 
 const evidence = (name: string, hash = 'aa'.repeat(8)): Evidence => ({ id: `it-${name}`, title: name, url: `https://example.com/${name}`, canonical_url: `https://example.com/${name}`, content_hash: hash });
@@ -40,15 +41,16 @@ describe('evidence memory', () => {
     expect(runsBefore(memory, stampOf(at(1)), at(1))).toEqual([]);
   });
 
-  it('survives a restart in the data tree, and an unreadable file is an empty memory', () => {
+  it('survives a restart in the data tree, and an unreadable file is an empty memory', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-memory-'));
+    const store = createLocalStore(dir);
     try {
-      expect(readMemory(dir)).toEqual(emptyMemory());
+      expect((await readMemory(store, '')).memory).toEqual(emptyMemory());
       const memory = remember(emptyMemory(), run(0));
-      writeMemory(dir, memory);
-      expect(readMemory(dir)).toEqual(memory);
+      await writeMemory(store, '', memory, null);
+      expect((await readMemory(store, '')).memory).toEqual(memory);
       fs.writeFileSync(path.join(dir, MEMORY_FILE), '{"version":1,"runs":[{');
-      expect(readMemory(dir)).toEqual(emptyMemory());
+      expect((await readMemory(store, '')).memory).toEqual(emptyMemory());
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

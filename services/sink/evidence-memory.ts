@@ -9,10 +9,8 @@
  * remembered under its timestamp, so writing it again (a redelivery) replaces it, and a run is
  * always compared with the runs before it only, however late it arrives.
  */
-import fs from 'node:fs';
 import { z } from 'zod';
-import { resolveInside } from '../../runtime/ids.ts';
-import { writeFileAtomic } from './write-atomic.ts';
+import { storeKey, type SinkStore, type StoredText } from '../../runtime/sink-store.ts';
 
 export const MEMORY_FILE = 'evidence-memory.json';
 export const MEMORY_MAX_RUNS = 50;
@@ -48,22 +46,27 @@ export function emptyMemory(): EvidenceMemory {
   return { version: 1, runs: [] };
 }
 
-/** The memory in `dir`; a missing or unreadable file is an empty memory (the next good run starts it again). */
-export function readMemory(dir: string): EvidenceMemory {
+/** The memory of the folder `dir` in `store`, and the stored version it was read at (for a conditional write back). */
+export interface ReadMemory {
+  memory: EvidenceMemory;
+  stored: StoredText | null;
+}
+
+/** A missing or unreadable file is an empty memory (the next good run starts it again). */
+export async function readMemory(store: SinkStore, dir: string): Promise<ReadMemory> {
+  const stored = await store.read(storeKey(dir, MEMORY_FILE));
+  if (stored === null) return { memory: emptyMemory(), stored };
   try {
-    const parsed = memorySchema.safeParse(JSON.parse(fs.readFileSync(resolveInside(dir, MEMORY_FILE), 'utf8')));
-    return parsed.success ? parsed.data : emptyMemory();
+    const parsed = memorySchema.safeParse(JSON.parse(stored.content));
+    return { memory: parsed.success ? parsed.data : emptyMemory(), stored };
   } catch {
-    return emptyMemory();
+    return { memory: emptyMemory(), stored };
   }
 }
 
-export function renderMemory(memory: EvidenceMemory): string {
-  return `${JSON.stringify(memory)}\n`;
-}
-
-export function writeMemory(dir: string, memory: EvidenceMemory): void {
-  writeFileAtomic(resolveInside(dir, MEMORY_FILE), renderMemory(memory));
+/** Writes the memory back, only over the version it was read at. */
+export async function writeMemory(store: SinkStore, dir: string, memory: EvidenceMemory, readAt: StoredText | null): Promise<void> {
+  await store.write(storeKey(dir, MEMORY_FILE), `${JSON.stringify(memory)}\n`, readAt);
 }
 
 export function rememberedRun(run: { stamp: string; runId: string; requestedAt: string; kept: readonly Evidence[]; cut: readonly Evidence[] }): RememberedRun {

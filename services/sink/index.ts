@@ -3,4 +3,4 @@ export { DIGEST_FILE, createBatchSink } from './batch-sink.ts';
 export { MEMORY_FILE } from './evidence-memory.ts';
 export { compactTimestamp } from './file-names.ts';
 export { createRawSink } from './raw-sink.ts';
-export { syncFilesUnder, writeFileAtomic } from './write-atomic.ts';
+export { syncFilesUnder, writeFileAtomic } from '../../runtime/write-atomic.ts';

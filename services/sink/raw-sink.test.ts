@@ -7,6 +7,7 @@ import type { HandlerContext, IncomingMessage } from '../../runtime/handler.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { createRawSink, rawFileName, renderRawFile } from './raw-sink.ts';
 import { parseTenantId, parseTopicId } from '../../runtime/ids.ts';
 
@@ -88,7 +89,7 @@ describe('raw sink', () => {
   });
 
   it('writes one file per response under ingest/raw, the same bytes when redelivered, and ignores run-end markers', async () => {
-    const rawSink = createRawSink({ dataRoot: root });
+    const rawSink = createRawSink({ store: createLocalStore(root) });
     const first = response({ sequence: 0 });
     const second = response({ sequence: 1, payload: 'second' });
     for (const value of [first, second, first, rawRunEndFixture()]) expect(await rawSink.handle(message(value), context)).toEqual([]);
@@ -98,7 +99,7 @@ describe('raw sink', () => {
   });
 
   it('keeps a hostile provider name inside the raw folder', async () => {
-    await createRawSink({ dataRoot: root }).handle(message(response({}, '../../../../escape')), context);
+    await createRawSink({ store: createLocalStore(root) }).handle(message(response({}, '../../../../escape')), context);
     const dir = path.join(ingestDir(root, parseTenantId('acme'), parseTopicId('ai-browser')), 'raw');
     expect(fs.readdirSync(dir)).toEqual(['20260425T023000000Z-escape-000.txt']);
   });

@@ -3,12 +3,11 @@
  * <run timestamp>-<provider>-<sequence>.txt, one per provider response, verbatim after a short
  * header. For debugging and tracing only; agents read the normalized files.
  */
-import { ingestDir } from '../../runtime/data-paths.ts';
-import { type TenantId, type TopicId, resolveInside } from '../../runtime/ids.ts';
+import { ingestKey } from '../../runtime/data-paths.ts';
 import type { Handler } from '../../runtime/handler.ts';
+import { storeKey, type SinkStore } from '../../runtime/sink-store.ts';
 import type { RawResult } from '../../schemas/messages.ts';
 import { compactTimestamp, safeToken } from './file-names.ts';
-import { writeFileAtomic } from './write-atomic.ts';
 
 export function rawFileName(raw: Extract<RawResult, { kind: 'RESPONSE' }>): string {
   const sequence = String(raw.response.sequence).padStart(3, '0');
@@ -30,13 +29,14 @@ export function renderRawFile(raw: Extract<RawResult, { kind: 'RESPONSE' }>): st
   return `${header.join('\n')}\n\n${response.payload}`;
 }
 
-export function createRawSink(options: { dataRoot: string; targetDir?: (tenant: TenantId, topicId: TopicId) => string }): Handler<'raw-results'> {
-  const target = options.targetDir ?? ((tenant: TenantId, topicId: TopicId) => ingestDir(options.dataRoot, tenant, topicId));
+/** Raw files are written unconditionally: a response's file has the same bytes on every delivery. */
+export function createRawSink(options: { store: SinkStore }): Handler<'raw-results'> {
   return {
     input: 'raw-results',
-    handle({ value }) {
+    async handle({ value }) {
       if (value.kind !== 'RESPONSE') return [];
-      writeFileAtomic(resolveInside(target(value.tenant, value.topic_id), 'raw', rawFileName(value)), renderRawFile(value));
+      await options.store.write(storeKey(ingestKey(value.tenant, value.topic_id), 'raw', rawFileName(value)), renderRawFile(value));
+      await options.store.flush();
       return [];
     },
   };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rememberedRun } from './evidence-memory.ts';
+import { createLocalStore } from '../../runtime/sink-store.ts';
 import { changesSince, diffRuns, previousRun, renderChanges, type ComparableItem } from './run-changes.ts';
 
 const item = (id: string, url: string | null, hash: string, title = id): ComparableItem => ({ id, title, url, canonical_url: url, content_hash: hash });
@@ -77,24 +78,24 @@ describe('changesSince (against the topic memory)', () => {
 });
 
 describe('previousRun', () => {
-  it('skips failed and incomplete runs: they are not what readers last saw', () => {
+  it('skips failed and incomplete runs: they are not what readers last saw', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-changes-'));
     fs.mkdirSync(path.join(dir, 'normalized'));
     for (const [stamp, runId, status] of [['20261101T000000000Z', 'run-good', 'ok'], ['20261102T000000000Z', 'run-failed', 'failed'], ['20261103T000000000Z', 'run-cut-short', 'incomplete']]) {
       fs.writeFileSync(path.join(dir, 'normalized', `${stamp}.json`), JSON.stringify({ run_id: runId, status, items: [item('x', 'https://x.example/', 'hx')] }));
     }
-    expect(previousRun(dir, '20261104T000000000Z')?.run_id).toBe('run-good');
+    expect((await previousRun(createLocalStore(dir), '', '20261104T000000000Z'))?.run_id).toBe('run-good');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is the newest normalized run strictly older than this one', () => {
+  it('is the newest normalized run strictly older than this one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-changes-'));
     fs.mkdirSync(path.join(dir, 'normalized'));
     for (const [stamp, runId] of [['20261101T000000000Z', 'run-old'], ['20261102T000000000Z', 'run-mid'], ['20261103T000000000Z', 'run-this']]) {
       fs.writeFileSync(path.join(dir, 'normalized', `${stamp}.json`), JSON.stringify({ run_id: runId, items: [item('x', 'https://x.example/', 'hx')] }));
     }
-    expect(previousRun(dir, '20261103T000000000Z')?.run_id).toBe('run-mid');
-    expect(previousRun(dir, '20261101T000000000Z')).toBeNull();
+    expect((await previousRun(createLocalStore(dir), '', '20261103T000000000Z'))?.run_id).toBe('run-mid');
+    expect((await previousRun(createLocalStore(dir), '', '20261101T000000000Z'))).toBeNull();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

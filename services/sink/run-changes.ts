@@ -12,8 +12,7 @@
  * The answer depends only on the runs before this one, so it is the same however often and
  * however late a batch is delivered.
  */
-import fs from 'node:fs';
-import { resolveInside } from '../../runtime/ids.ts';
+import { storeKey, type SinkStore } from '../../runtime/sink-store.ts';
 import { evidenceKey, rememberedRun, type Evidence, type RememberedRun } from './evidence-memory.ts';
 
 export interface ChangeRef {
@@ -72,17 +71,14 @@ export function diffRuns(previous: { run_id: string; items: readonly ComparableI
  * The good run written just before `stamp` in a topic's normalized/ folder, or null: where a topic
  * whose memory is missing (written before there was one) starts. Failed and incomplete runs are skipped.
  */
-export function previousRun(dir: string, stamp: string): { run_id: string; items: ComparableItem[] } | null {
-  let names: string[];
-  try {
-    names = fs.readdirSync(resolveInside(dir, 'normalized'));
-  } catch {
-    return null;
-  }
+export async function previousRun(store: SinkStore, dir: string, stamp: string): Promise<{ run_id: string; items: ComparableItem[] } | null> {
+  const names = await store.list(storeKey(dir, 'normalized'));
   const older = names.filter((name) => name.endsWith('.json') && name.slice(0, -5) < stamp).sort().reverse();
   for (const name of older) {
+    const stored = await store.read(storeKey(dir, 'normalized', name));
+    if (stored === null) return null;
     try {
-      const document = JSON.parse(fs.readFileSync(resolveInside(dir, 'normalized', name), 'utf8')) as { run_id: string; status?: unknown; items: ComparableItem[] };
+      const document = JSON.parse(stored.content) as { run_id: string; status?: unknown; items: ComparableItem[] };
       if (document.status === 'failed' || document.status === 'incomplete') continue;
       return { run_id: document.run_id, items: document.items.filter((item) => typeof item.content_hash === 'string') };
     } catch {

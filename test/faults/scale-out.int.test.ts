@@ -125,12 +125,13 @@ describe(`${SCORERS} scorers on ${PARTITIONS} partitions`, () => {
       }, 300_000, { intervalMs: 500, failIf: () => anyExited(survivors) });
       expect(takenOver.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: PARTITIONS }, (_unused, index) => index));
 
-      // Settled as the cluster tests settle: every run file exact, the scorers and sinks have committed
-      // all their input (the collector's last commit can trail after a rebalance; README "Running on a cluster").
+      // Settled: every run file exact, and every stage has committed all its input, the collector
+      // included (it used to stay behind here after its tick's commits crossed a batch's; README
+      // "Running on a cluster").
       const lags: Record<string, number> = {};
-      await waitUntil('every run file exact, and the scorers\' and sinks\' commits', async () => {
+      await waitUntil('every run file exact, and every stage\'s commits', async () => {
         for (const [service, input] of [['scorer', 'raw-results'], ['collector', 'scored-results'], ['sink', 'ingest-normalized']] as const) lags[service] = await groupLag(admin, pipeline.port.naming, service, input);
-        return judgeWorkload(harness.dataRoot, runs).exact === runs.length && lags.scorer === 0 && lags.sink === 0;
+        return judgeWorkload(harness.dataRoot, runs).exact === runs.length && lags.scorer === 0 && lags.collector === 0 && lags.sink === 0;
       }, 300_000, { intervalMs: 1000, failIf: () => anyExited(survivors) }).catch((error: unknown) => {
         throw new Error(`${String(error)}; uncommitted input: ${JSON.stringify(lags)}`, { cause: error });
       });

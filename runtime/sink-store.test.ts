@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLocalStore, createS3Store, storeKey } from './sink-store.ts';
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-store-'));
+});
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+  vi.unstubAllEnvs();
+});
+
+describe('storeKey', () => {
+  it.each([['..'], ['a/../b'], ['.hidden'], ['a//b'], ['a\\b'], ['/abs']])('refuses %s before it becomes a path or an object name', (part) => {
+    expect(() => storeKey('acme', part)).toThrow(expect.objectContaining({ code: 'INVALID_ID' }));
+  });
+
+  it('joins segments and skips empty parts (a replay store is its own root)', () => {
+    expect(storeKey('', 'normalized', '20260425T023000000Z.json')).toBe('normalized/20260425T023000000Z.json');
+    expect(storeKey('acme/runs/ai-browser/ingest', 'latest-ingest.json')).toBe('acme/runs/ai-browser/ingest/latest-ingest.json');
+  });
+});
+
+describe('createLocalStore', () => {
+  it('writes whole files, reports unchanged bytes, and lists one folder', async () => {
+    const store = createLocalStore(root);
+    expect(await store.write('acme/a.json', '{}\n')).toBe(true);
+    expect(await store.write('acme/a.json', '{}\n')).toBe(false);
+    expect((await store.read('acme/a.json'))?.content).toBe('{}\n');
+    expect(await store.read('acme/missing.json')).toBeNull();
+    expect(await store.list('acme')).toEqual(['a.json']);
+    expect(await store.list('nowhere')).toEqual([]);
+  });
+
+  it('refuses a conditional write over a file that changed since it was read', async () => {
+    const store = createLocalStore(root);
+    await expect(store.write('acme/a.json', 'first', null)).resolves.toBe(true);
+    const first = await store.read('acme/a.json');
+    await expect(store.write('acme/a.json', 'racing', null)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT', retriable: true });
+    await store.write('acme/a.json', 'second', first);
+    await expect(store.write('acme/a.json', 'third', first)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT' });
+    expect((await store.read('acme/a.json'))?.content).toBe('second');
+  });
+});
+
+describe('createS3Store', () => {
+  it('names an unreachable endpoint as retriable STORAGE_UNAVAILABLE, so the message is retried, never dead-lettered', async () => {
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'skrya');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'secret');
+    // Port 9 (discard) has no listener here: the connection is refused at once.
+    const store = createS3Store({ bucket: 'skrya', prefix: '', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', forcePathStyle: true });
+    await expect(store.check()).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE', retriable: true, message: expect.stringContaining('s3://skrya at http://127.0.0.1:9') });
+    await expect(store.write('acme/a.json', '{}', null)).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+  }, 60_000);
+
+  it('names missing credentials as STORAGE_REFUSED, saying what to set', async () => {
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI']) vi.stubEnv(name, undefined);
+    vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', path.join(root, 'none'));
+    vi.stubEnv('AWS_CONFIG_FILE', path.join(root, 'none'));
+    vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
+    const store = createS3Store({ bucket: 'skrya', prefix: '', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', forcePathStyle: true });
+    await expect(store.check()).rejects.toMatchObject({ code: 'STORAGE_REFUSED', message: expect.stringContaining('no credentials were found') });
+  }, 60_000);
+});
