@@ -61,6 +61,8 @@ const MODEL_SOURCES = [
   'domain/screening/normalize-text.ts',
   'domain/screening/corpus/generate-corpus.ts',
   'domain/screening/corpus/payload-families.ts',
+  'domain/screening/corpus/train-only-payloads.ts',
+  'domain/screening/corpus/train-only-hard-negatives.ts',
   'domain/screening/corpus/host-families.ts',
   'domain/learned/features.ts',
   'domain/learned/logistic.ts',
