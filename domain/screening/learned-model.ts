@@ -10,10 +10,10 @@
  * passages that overlap a planted payload are positive, passages of benign pages and of the
  * untouched parts of injected pages are negative. Separation on new wording grows with the number
  * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
- * families give validation AUC 0.838, 0.927, 0.938; train without its train-only families 0.883),
- * so the shipped model learns from both splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
- * model trained on the other, so every score is out-of-family), never on what the model saw; the
- * test split is never read here. The weights are built into the model cache on first use
+ * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
+ * so the shipped model learns from both splits. Its operating point is chosen on out-of-family
+ * scores: validation scored by a model trained on train, never on what a model saw; the test split
+ * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
 import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
@@ -33,8 +33,10 @@ export interface InjectionRecipe {
   /** Limits on the out-of-family false-positive rates the calibration must respect while maximizing recall. */
   maxValidationFpr: number;
   maxValidationHardFpr: number;
-  /** Splits the shipped model learns from; with two, each is scored by a model trained on the other to place the threshold. */
+  /** Splits the shipped model learns from. */
   trainSplits: readonly Split[];
+  /** Splits whose items, each scored by a model trained on the other training splits, place the threshold. */
+  calibrationSplits: readonly Split[];
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
@@ -53,6 +55,10 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
   trainSplits: ['train', 'validation'],
+  // Validation alone, scored by a model trained on train: since train grew to ~150 payload and ~80
+  // hard-negative families, the reverse fold (a model of validation's dozen families scoring train)
+  // is far weaker than the shipped model and would set the threshold for it (pooled recall 0.51).
+  calibrationSplits: ['validation'],
 };
 
 /** Sources whose change makes a cached model stale. */
@@ -267,13 +273,12 @@ export const QUARANTINE_RISK = 0.6;
 const logit = (p: number) => Math.log(p / (1 - p));
 
 /**
- * Out-of-family item scores for the calibration: with one training split, a model trained on it
- * scores validation (the test split is never used); with several, each split is scored by a model
- * trained on the others, so no score comes from a model that saw the item's families.
+ * Out-of-family item scores for the calibration: each calibration split is scored by a model
+ * trained on the other training splits, so no score comes from a model that saw the item's
+ * families (the test split is never used).
  */
 function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): Array<{ logit: number; label: 'benign' | 'injection'; hard: boolean }> {
-  const folds: readonly Split[] = recipe.trainSplits.length > 1 ? recipe.trainSplits : ['validation'];
-  return folds.flatMap((heldOut) => {
+  return recipe.calibrationSplits.flatMap((heldOut) => {
     const fit = corpus.filter((item) => recipe.trainSplits.includes(item.split) && item.split !== heldOut);
     const model = train(trainingPassages(fit, recipe), 2, recipe.features.bits, recipe.training);
     return corpus.filter((item) => item.split === heldOut).map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
