@@ -16,7 +16,7 @@
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
-import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
+import { bucketOf, featureBuckets, featureNames, forEachFeatureBucket, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
 import type { Split } from '../learned/random.ts';
@@ -84,9 +84,12 @@ const ZH_VARIANTS: Record<string, string> = { 畧: '略', 今: '令', 糸: '系'
 const ZH_VARIANT_PATTERN = new RegExp(`[${Object.keys(ZH_VARIANTS).join('')}]`, 'g');
 const ESCAPES = /\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|&#(\d{1,7});|&#x([0-9a-fA-F]{1,6});|&(quot|amp|lt|gt|nbsp);/g;
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', nbsp: ' ' };
+const PLAIN_ASCII_WITHOUT_ESCAPES = /^[\t\n\r\x20-\x25\x27-\x5b\x5d-\x7e]*$/;
 
 /** The text the model reads for a passage. */
 export function modelText(raw: string): string {
+  // Plain ASCII without escapes or entities: decoding and normalizing come down to lower-casing.
+  if (PLAIN_ASCII_WITHOUT_ESCAPES.test(raw)) return raw.toLowerCase();
   const decoded = raw.replace(ESCAPES, (whole, u?: string, x?: string, dec?: string, hex?: string, entity?: string) => {
     const code = u !== undefined ? parseInt(u, 16) : x !== undefined ? parseInt(x, 16) : dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : -1;
     if (entity !== undefined) return ENTITIES[entity] ?? whole;
@@ -214,6 +217,83 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[]): 
   return best.passage === null ? { logit: -20, passage: null } : best;
 }
 
+// Scratch space of the scoring path: bucket marks by generation instead of a Set per passage.
+let bucketMarks = new Int32Array(0);
+let markGeneration = 0;
+let chunkBuckets = new Int32Array(4096);
+
+function nextGeneration(dimensions: number): number {
+  if (bucketMarks.length !== dimensions || markGeneration >= 0x7fffffff) {
+    bucketMarks = new Int32Array(dimensions);
+    markGeneration = 0;
+  }
+  return ++markGeneration;
+}
+
+/**
+ * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
+ * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
+ * same weights in the same order and the scores are the same to the last bit.
+ */
+export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
+  const { weights, bias } = differencesOf(model);
+  let bestLogit = -Infinity;
+  let best: { field: string; start: number; end: number } | null = null;
+  const logitOf = (sum: number, count: number) => (count === 0 ? bias : bias + sum / Math.sqrt(count));
+  for (const [field, text] of fields) {
+    const chunks = chunkText(text, recipe);
+    // Distinct buckets of chunk i are chunkBuckets[offsets[i] .. offsets[i + 1]).
+    const offsets = new Int32Array(chunks.length + 1);
+    const sums = new Float64Array(chunks.length);
+    let used = 0;
+    chunks.forEach((chunk, index) => {
+      const generation = nextGeneration(model.dimensions);
+      let sum = 0;
+      forEachFeatureBucket(modelText(text.slice(chunk.start, chunk.end)), recipe.features, (bucket) => {
+        if (bucketMarks[bucket] === generation) return;
+        bucketMarks[bucket] = generation;
+        if (used === chunkBuckets.length) {
+          const grown = new Int32Array(used * 2);
+          grown.set(chunkBuckets);
+          chunkBuckets = grown;
+        }
+        chunkBuckets[used++] = bucket;
+        sum += weights[bucket] ?? 0;
+      });
+      offsets[index + 1] = used;
+      sums[index] = sum;
+    });
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index]!;
+      const count = offsets[index + 1]! - offsets[index]!;
+      const single = logitOf(sums[index]!, count);
+      if (single > bestLogit) {
+        bestLogit = single;
+        best = { field, start: chunk.start, end: chunk.end };
+      }
+      const next = chunks[index + 1];
+      if (next === undefined) continue;
+      // The pair adds the next chunk's buckets this chunk lacks, after this chunk's own.
+      const generation = nextGeneration(model.dimensions);
+      for (let at = offsets[index]!; at < offsets[index + 1]!; at++) bucketMarks[chunkBuckets[at]!] = generation;
+      let sum = sums[index]!;
+      let pairCount = count;
+      for (let at = offsets[index + 1]!; at < offsets[index + 2]!; at++) {
+        const bucket = chunkBuckets[at]!;
+        if (bucketMarks[bucket] === generation) continue;
+        sum += weights[bucket] ?? 0;
+        pairCount++;
+      }
+      const pair = logitOf(sum, pairCount);
+      if (pair > bestLogit) {
+        bestLogit = pair;
+        best = { field, start: chunk.start, end: next.end };
+      }
+    }
+  }
+  return best === null ? { logit: -20, passage: null } : { logit: bestLogit, passage: best };
+}
+
 /** The features of a passage that pushed it most towards "injection", strongest first. */
 export function topFeatures(model: LinearModel, text: string, recipe: InjectionRecipe, count = 6): Array<{ feature: string; weight: number }> {
   const seen = new Map<string, number>();
@@ -334,7 +414,7 @@ export interface ModelVerdictPart {
 }
 
 export function scoreWithModel(fields: ReadonlyArray<readonly [string, string]>, model: InjectionModel = injectionModel()): ModelVerdictPart {
-  const worst = worstPassage(model.model, passagesOf(fields, model.meta.recipe));
+  const worst = worstPassageOf(model.model, fields, model.meta.recipe);
   const probability = 1 / (1 + Math.exp(-worst.logit));
   const risk = 1 / (1 + Math.exp(-(worst.logit + model.shift)));
   const round = (value: number) => Math.round(value * 1000) / 1000;
