@@ -72,6 +72,7 @@ export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<nu
 // Word bounds of the text being hashed, reused between calls (screening hashes millions of words).
 let wordStarts = new Int32Array(256);
 let wordEnds = new Int32Array(256);
+let wordHashes = new Uint32Array(256);
 
 const isAsciiWordStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
 /** [\p{L}\p{N}'._+#-] restricted to ASCII. */
@@ -120,9 +121,12 @@ export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (
   if (isAscii(text)) {
     // No CJK here, so no word is filtered out; words are hashed straight from the text.
     const count = asciiWordBounds(text);
+    if (wordHashes.length < count) wordHashes = new Uint32Array(wordStarts.length);
+    // Every n-gram starts with its first word hashed from 'w:': hashed once, continued per size.
+    for (let index = 0; index < count; index++) wordHashes[index] = continueHash(WORD_PREFIX_HASH, text, wordStarts[index]!, wordEnds[index]!);
     for (const size of recipe.wordNgrams) {
       for (let index = 0; index + size <= count; index++) {
-        let hash = continueHash(WORD_PREFIX_HASH, text, wordStarts[index]!, wordEnds[index]!);
+        let hash = wordHashes[index]!;
         for (let next = 1; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
         add(hash & mask);
       }

@@ -105,19 +105,32 @@ const FULL_WIDTH_ENDS: ReadonlySet<number> = new Set([...'。！？；'].map((ch
 const SENTENCE_ENDS: ReadonlySet<number> = new Set([...'.!?;'].map((char) => char.charCodeAt(0)));
 const WHITESPACE = /\s/;
 
+/** /\s/ (the set String.prototype.trim removes) on one UTF-16 unit, without a one-character string for ASCII. */
+function isWhitespace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return WHITESPACE.test(text[index]!);
+}
+
+/** text.slice(start, end).trim() !== '' without the slice. */
+function hasNonWhitespace(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) if (!isWhitespace(text, index)) return true;
+  return false;
+}
+
 /** Sentence-sized passages of a field: split after sentence ends and at line breaks, short ones joined. */
 export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
   const pieces: Chunk[] = [];
   let start = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    const boundary = code === LINE_FEED || FULL_WIDTH_ENDS.has(code) || (SENTENCE_ENDS.has(code) && (index + 1 === text.length || WHITESPACE.test(text[index + 1]!))) || index - start + 1 >= recipe.maxChunk;
+    const boundary = code === LINE_FEED || FULL_WIDTH_ENDS.has(code) || (SENTENCE_ENDS.has(code) && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= recipe.maxChunk;
     if (boundary) {
-      if (text.slice(start, index + 1).trim() !== '') pieces.push({ start, end: index + 1 });
+      if (hasNonWhitespace(text, start, index + 1)) pieces.push({ start, end: index + 1 });
       start = index + 1;
     }
   }
-  if (text.slice(start).trim() !== '') pieces.push({ start, end: text.length });
+  if (hasNonWhitespace(text, start, text.length)) pieces.push({ start, end: text.length });
   const chunks: Chunk[] = [];
   for (const piece of pieces) {
     const last = chunks[chunks.length - 1];
