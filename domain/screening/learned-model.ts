@@ -180,7 +180,7 @@ export interface InjectionModelMeta {
   recipe: InjectionRecipe;
   /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
-  /** Rates at that threshold over the out-of-family (cross-fitted) scores of the training splits. */
+  /** Rates at that threshold over the out-of-family scores of the calibration splits. */
   validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number };
   trainedOn: { items: number; passages: number };
 }
