@@ -135,6 +135,37 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
   'delimiter.end-of-context': 'end ends ~</ zh:结結',
 };
 
+/**
+ * Further words every match of a rule must contain, as groups that must each be present somewhere
+ * in the text (a conjunction of the trigger sets above). A rule whose trigger is common ("agent",
+ * "without", "to") but whose match needs a rarer word as well stays off on pages without it; when
+ * all groups are present the rule reads the same stretches as before, so no verdict changes.
+ * Besides the trigger syntax above, `a|b+c|d` is two adjacent tokens (a or b, then c or d).
+ */
+const AI_WHO_WORDS = [
+  'ai llm llms gpt gpts chatgpt claude gemini copilot copilots language chat chatbot chatbots bot bots summari* crawler* scraper* auto autoapply automated ~@',
+  'assistant assistants plugin plugins integration integrations',
+  // "agents"/"models" are only AI when a reading verb follows or a kind of agent precedes.
+  'reading processing parsing condensing browsing consuming crawling indexing scraping analyzing analysing transcribing translating citing quoting viewing visiting handling ingesting helping acting rewriting paraphrasing answering evaluating grading reviewing screening ranking scoring combining comparing extracting working',
+  'shopping|browsing|browser|email|mail|coding|code|research|web|autonomous|software|wallet|purchasing|ordering|delivery|review|reviewing|application|trading|booking|recruiting|automated|digital|virtual+agent|agents|assistant|assistants|bot|bots|tool|tools',
+].join(' ');
+
+export const RULE_REQUIREMENTS: Readonly<Record<string, readonly string[]>> = {
+  'address.note-for-ai': [AI_WHO_WORDS],
+  'address.to-any-ai': [AI_WHO_WORDS],
+  'address.ai-reading-this': [AI_WHO_WORDS],
+  'address.ai-heading': [AI_WHO_WORDS],
+  'address.if-you-are-ai': ['if', AI_WHO_WORDS],
+  'address.any-ai-that': ['any'],
+  'directive.the-assistant-must': ['assistant|model|ai|chatbot|agent|bot|llm+must|should|shall|will|is|needs|has zh:必应應需要'],
+  'summary.must-be-framed': ['be', 'must should shall to'],
+  'conceal.silently': ['silently quietly secretly covertly discreetly user customer recipient owner'],
+  'conceal.not-be-reported': ['not', 'be', 'user recipient customer reader owner'],
+  'persona.new-role': ['your pretend act behave roleplay role zh:新'],
+  'authority.message-from-maker': ['from zh:来來'],
+  'tool.use-your-tool': ['your tool tools access'],
+};
+
 const PREFIX_KEY = 4;
 /** Triggers closer than this are read as one stretch (twice the screener's window margin). */
 const TRIGGER_CLUSTER_GAP = 800;
@@ -236,6 +267,10 @@ function wordHash(text: string, start: number, end: number): number {
   return hash;
 }
 
+function pairKey(firstHash: number, secondHash: number): number {
+  return (Math.imul(firstHash, 0x9e3779b1) ^ secondHash) | 0;
+}
+
 /** The first four letters of a token as one number, so prefix lookups need no substring. */
 function prefixKey(text: string, start: number): number {
   return ((text.charCodeAt(start) * 128 + text.charCodeAt(start + 1)) * 128 + text.charCodeAt(start + 2)) * 128 + text.charCodeAt(start + 3);
@@ -244,13 +279,21 @@ function prefixKey(text: string, start: number): number {
 export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
   const hintNames = Object.keys(HINT_TRIGGERS) as HintName[];
   // Gates are numbered: rules first, then the hints.
-  const specs = [...rules.map((rule) => RULE_TRIGGERS[rule.id]), ...hintNames.map((name) => HINT_TRIGGERS[name])];
+  const specs: Array<string | undefined> = [...rules.map((rule) => RULE_TRIGGERS[rule.id]), ...hintNames.map((name) => HINT_TRIGGERS[name])];
+  // Requirement groups are gates too, numbered after the hints; a rule lists the ones it needs.
+  const requiredGates = rules.map((rule) =>
+    (RULE_REQUIREMENTS[rule.id] ?? []).map((group) => {
+      specs.push(group);
+      return specs.length - 1;
+    }),
+  );
   const gateCount = specs.length;
   const words = new Map<number, Array<{ word: string; gates: number[] }>>();
   const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
   const substrings: Array<{ needle: string; gate: number }> = [];
   const hanGates = new Map<number, number[]>();
   const ungated: number[] = [];
+  const pairs = new Map<number, Array<{ first: string; second: string; gate: number }>>();
 
   specs.forEach((spec, gate) => {
     if (spec === undefined) {
@@ -258,7 +301,15 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       return;
     }
     for (const trigger of spec.split(/\s+/)) {
-      if (trigger.startsWith('zh:')) {
+      if (trigger.includes('+')) {
+        const [firsts = '', seconds = ''] = trigger.split('+');
+        for (const first of firsts.split('|')) {
+          for (const second of seconds.split('|')) {
+            const key = pairKey(wordHash(first, 0, first.length), wordHash(second, 0, second.length));
+            pairs.set(key, [...(pairs.get(key) ?? []), { first, second, gate }]);
+          }
+        }
+      } else if (trigger.startsWith('zh:')) {
         for (const char of trigger.slice(3)) {
           const code = char.codePointAt(0) ?? 0;
           hanGates.set(code, [...(hanGates.get(code) ?? []), gate]);
@@ -291,6 +342,10 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       let wordStart = -1;
       let hasDigit = false;
       let hash = 0;
+      // The token before the current one (start -1: none, or one no pair can use).
+      let previousStart = -1;
+      let previousEnd = -1;
+      let previousHash = 0;
       for (let index = 0; index <= text.length; index++) {
         const code = index < text.length ? text.charCodeAt(index) : 0;
         const letter = code >= 0x61 && code <= 0x7a;
@@ -306,8 +361,10 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
         }
         if (wordStart >= 0) {
           const length = index - wordStart;
-          if (length === 1) markUnit(spacing, text, wordStart);
-          else {
+          if (length === 1) {
+            markUnit(spacing, text, wordStart);
+            previousStart = -1;
+          } else {
             spacing.lastUnitEnd = -1;
             if (length <= MAX_TRIGGER_LENGTH) {
               if (hasDigit && isLeetWord(text, wordStart, index)) leetWords++;
@@ -319,7 +376,16 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
               }
               const candidates = length >= PREFIX_KEY ? prefixes.get(prefixKey(text, wordStart)) : undefined;
               if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(stretches, gate, wordStart, index);
-            }
+              const paired = previousStart >= 0 ? pairs.get(pairKey(previousHash, hash)) : undefined;
+              if (paired !== undefined) {
+                for (const { first, second, gate } of paired) {
+                  if (first.length === previousEnd - previousStart && text.startsWith(first, previousStart) && second.length === length && text.startsWith(second, wordStart)) open(stretches, gate, previousStart, index);
+                }
+              }
+              previousStart = wordStart;
+              previousEnd = index;
+              previousHash = hash;
+            } else previousStart = -1;
           }
           wordStart = -1;
         }
@@ -337,7 +403,7 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       const enabled = new Map<Rule, ReadonlyArray<{ first: number; last: number }>>();
       rules.forEach((rule, gate) => {
         const list = stretches[gate];
-        if (list !== undefined) enabled.set(rule, list);
+        if (list !== undefined && (requiredGates[gate] ?? []).every((required) => stretches[required] !== undefined)) enabled.set(rule, list);
       });
       const hint = (name: HintName) => stretches[rules.length + hintNames.indexOf(name)] !== undefined;
       return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun: spacing.longest, leetWords };
