@@ -167,6 +167,21 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const PREFIX_KEY = 4;
+/** Map keys kept within V8's small integers: wider keys are boxed numbers, several times slower to look up. */
+const SMALL_INT = 0x3fffffff;
+/** Distinct tokens remembered before the memo starts over (a few megabytes at most). */
+const TOKEN_CACHE_LIMIT = 50_000;
+
+/** Size of the bit table that rules out tokens no trigger can match (a power of two, less one). */
+const FILTER_MASK = (1 << 15) - 1;
+const NO_GATES: TokenGates = { word: '', gates: [], pairFirst: false };
+
+interface TokenGates {
+  word: string;
+  gates: number[];
+  /** Whether a pair trigger starts with this word. */
+  pairFirst: boolean;
+}
 /** Triggers closer than this are read as one stretch (twice the screener's window margin). */
 const TRIGGER_CLUSTER_GAP = 800;
 
@@ -267,8 +282,14 @@ function wordHash(text: string, start: number, end: number): number {
   return hash;
 }
 
+/** `text.startsWith(word, at)` without its per-call cost, which dominated the tokenizing pass. */
+function occursAt(text: string, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (text.charCodeAt(at + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 function pairKey(firstHash: number, secondHash: number): number {
-  return (Math.imul(firstHash, 0x9e3779b1) ^ secondHash) | 0;
+  return (Math.imul(firstHash, 0x9e3779b1) ^ secondHash) & SMALL_INT;
 }
 
 /** The first four letters of a token as one number, so prefix lookups need no substring. */
@@ -278,15 +299,19 @@ function prefixKey(text: string, start: number): number {
 
 export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
   const hintNames = Object.keys(HINT_TRIGGERS) as HintName[];
-  // Gates are numbered: rules first, then the hints.
-  const specs: Array<string | undefined> = [...rules.map((rule) => RULE_TRIGGERS[rule.id]), ...hintNames.map((name) => HINT_TRIGGERS[name])];
-  // Requirement groups are gates too, numbered after the hints; a rule lists the ones it needs.
-  const requiredGates = rules.map((rule) =>
-    (RULE_REQUIREMENTS[rule.id] ?? []).map((group) => {
-      specs.push(group);
-      return specs.length - 1;
-    }),
-  );
+  // One gate per distinct trigger spec: rules sharing a vocabulary (every AI-addressing rule) share
+  // its stretches, so a common word is recorded once, not once per rule. Undefined: always open.
+  const specs: Array<string | undefined> = [];
+  const gateOf = (spec: string | undefined): number => {
+    const known = spec === undefined ? -1 : specs.indexOf(spec);
+    if (known >= 0) return known;
+    specs.push(spec);
+    return specs.length - 1;
+  };
+  const ruleGates = rules.map((rule) => gateOf(RULE_TRIGGERS[rule.id]));
+  const hintGates = Object.fromEntries(hintNames.map((name) => [name, gateOf(HINT_TRIGGERS[name])])) as Record<HintName, number>;
+  // Requirement groups are gates too; a rule lists the ones it needs.
+  const requiredGates = rules.map((rule) => (RULE_REQUIREMENTS[rule.id] ?? []).map(gateOf));
   const gateCount = specs.length;
   const words = new Map<number, Array<{ word: string; gates: number[] }>>();
   const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
@@ -332,6 +357,28 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
     }
   });
 
+  const pairFirsts = new Set([...pairs.values()].flat().map((pair) => pair.first));
+  const maybeTrigger = new Uint8Array(FILTER_MASK + 1);
+  for (const key of words.keys()) maybeTrigger[key & FILTER_MASK] = 1;
+  for (const word of pairFirsts) maybeTrigger[wordHash(word, 0, word.length) & FILTER_MASK] = 1;
+  for (const key of prefixes.keys()) maybeTrigger[key & FILTER_MASK] = 1;
+  // What each distinct token opens, worked out once: pages repeat their words, so most tokens cost
+  // one lookup instead of a word, a prefix and a pair lookup. Bounded so no input grows it forever.
+  const tokens = new Map<number, TokenGates[]>();
+  const tokenOf = (text: string, start: number, end: number, hash: number): TokenGates => {
+    const key = hash & SMALL_INT;
+    const bucket = tokens.get(key);
+    if (bucket !== undefined) for (const token of bucket) if (token.word.length === end - start && occursAt(text, start, token.word)) return token;
+    const word = text.slice(start, end);
+    const gates = new Set<number>();
+    for (const entry of words.get(hash) ?? []) if (entry.word === word) for (const gate of entry.gates) gates.add(gate);
+    if (word.length >= PREFIX_KEY) for (const { prefix, gate } of prefixes.get(prefixKey(word, 0)) ?? []) if (word.startsWith(prefix)) gates.add(gate);
+    const token = { word, gates: [...gates], pairFirst: pairFirsts.has(word) };
+    if (tokens.size >= TOKEN_CACHE_LIMIT) tokens.clear();
+    tokens.set(key, [...(bucket ?? []), token]);
+    return token;
+  };
+
   return {
     signals(text: string): TextSignals {
       // Trigger stretches per gate, appended in text order (undefined: not triggered).
@@ -368,21 +415,19 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
             spacing.lastUnitEnd = -1;
             if (length <= MAX_TRIGGER_LENGTH) {
               if (hasDigit && isLeetWord(text, wordStart, index)) leetWords++;
-              const bucket = words.get(hash);
-              if (bucket !== undefined) {
-                for (const { word, gates } of bucket) {
-                  if (word.length === length && text.startsWith(word, wordStart)) for (const gate of gates) open(stretches, gate, wordStart, index);
-                }
-              }
-              const candidates = length >= PREFIX_KEY ? prefixes.get(prefixKey(text, wordStart)) : undefined;
-              if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(stretches, gate, wordStart, index);
+              // Most tokens open nothing: a bit table rules them out before any map lookup.
+              const token =
+                maybeTrigger[hash & FILTER_MASK] === 1 || (length >= PREFIX_KEY && maybeTrigger[prefixKey(text, wordStart) & FILTER_MASK] === 1)
+                  ? tokenOf(text, wordStart, index, hash)
+                  : NO_GATES;
+              for (const gate of token.gates) open(stretches, gate, wordStart, index);
               const paired = previousStart >= 0 ? pairs.get(pairKey(previousHash, hash)) : undefined;
               if (paired !== undefined) {
                 for (const { first, second, gate } of paired) {
-                  if (first.length === previousEnd - previousStart && text.startsWith(first, previousStart) && second.length === length && text.startsWith(second, wordStart)) open(stretches, gate, previousStart, index);
+                  if (first.length === previousEnd - previousStart && occursAt(text, previousStart, first) && second.length === length && occursAt(text, wordStart, second)) open(stretches, gate, previousStart, index);
                 }
               }
-              previousStart = wordStart;
+              previousStart = token.pairFirst ? wordStart : -1;
               previousEnd = index;
               previousHash = hash;
             } else previousStart = -1;
@@ -401,11 +446,11 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
         if (at >= 0) stretches[gate] = mergeStretch(stretches[gate], at, text.lastIndexOf(needle) + needle.length);
       }
       const enabled = new Map<Rule, ReadonlyArray<{ first: number; last: number }>>();
-      rules.forEach((rule, gate) => {
-        const list = stretches[gate];
-        if (list !== undefined && (requiredGates[gate] ?? []).every((required) => stretches[required] !== undefined)) enabled.set(rule, list);
+      rules.forEach((rule, index) => {
+        const list = stretches[ruleGates[index] ?? -1];
+        if (list !== undefined && (requiredGates[index] ?? []).every((required) => stretches[required] !== undefined)) enabled.set(rule, list);
       });
-      const hint = (name: HintName) => stretches[rules.length + hintNames.indexOf(name)] !== undefined;
+      const hint = (name: HintName) => stretches[hintGates[name]] !== undefined;
       return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun: spacing.longest, leetWords };
     },
   };
