@@ -159,6 +159,10 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, readonly string[]>> = {
   'address.any-ai-that': ['any'],
   'directive.the-assistant-must': ['assistant|model|ai|chatbot|agent|bot|llm+must|should|shall|will|is|needs|has zh:必应應需要'],
   'summary.must-be-framed': ['be', 'must should shall to'],
+  // The verb ("without alerting") is followed by whom or what is kept in the dark, or "back"/"in"/"with".
+  'conceal.do-not-tell': [
+    'mention|mentioning|request|requesting|check|checking|verify|verifying|reveal|revealing|disclose|disclosing|tell|telling|inform|informing|notify|notifying|alert|alerting|show|showing|display|displaying|report|reporting|ask|asking|confirm|confirming|consult|consulting|refer|referr|refering|referring|acknowledge|acknowledging|explain|explaining|warn|warning+it|this|to|with|the|your|any|user|users|customer|customers|recipient|reader|readers|parent|buyer|human|owner|them|him|her|these|that|anything|for|confirmation|permission|approval|back|in',
+  ],
   'conceal.silently': ['silently quietly secretly covertly discreetly user customer recipient owner'],
   'conceal.not-be-reported': ['not', 'be', 'user recipient customer reader owner'],
   'persona.new-role': ['your pretend act behave roleplay role zh:新'],
