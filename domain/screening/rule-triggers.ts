@@ -319,7 +319,8 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
   const gateCount = specs.length;
   const words = new Map<number, Array<{ word: string; gates: number[] }>>();
   const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
-  const substrings: Array<{ needle: string; gate: number }> = [];
+  // Each needle has a key: its first character the token loop passes over (-1: always searched).
+  const substrings: Array<{ needle: string; gate: number; key: number }> = [];
   const hanGates = new Map<number, number[]>();
   const ungated: number[] = [];
   const pairs = new Map<number, Array<{ first: string; second: string; gate: number }>>();
@@ -344,7 +345,9 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
           hanGates.set(code, [...(hanGates.get(code) ?? []), gate]);
         }
       } else if (trigger.startsWith('~')) {
-        substrings.push({ needle: trigger.slice(1), gate });
+        const needle = trigger.slice(1);
+        const keyChar = [...needle].find((char) => !/[a-z0-9]/.test(char));
+        substrings.push({ needle, gate, key: keyChar === undefined ? -1 : keyChar.charCodeAt(0) });
       } else if (trigger.endsWith('*')) {
         const prefix = trigger.slice(0, -1);
         if (prefix.length < PREFIX_KEY) throw new Error(`trigger prefix ${trigger} is shorter than ${PREFIX_KEY} letters`);
@@ -361,6 +364,11 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
     }
   });
 
+  const seenAscii = new Int32Array(0x80);
+  let generation = 0;
+  const keyBits = new Map<number, number>();
+  for (const { key } of substrings) if (key >= 0x80 && !keyBits.has(key)) keyBits.set(key, 1 << keyBits.size);
+  if (keyBits.size > 30) throw new Error('too many non-ASCII needle keys for one bit mask');
   const pairFirsts = new Set([...pairs.values()].flat().map((pair) => pair.first));
   const maybeTrigger = new Uint8Array(FILTER_MASK + 1);
   for (const key of words.keys()) maybeTrigger[key & FILTER_MASK] = 1;
@@ -388,6 +396,9 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       // Trigger stretches per gate, appended in text order (undefined: not triggered).
       const stretches: Stretches = new Array(gateCount);
       for (const gate of ungated) open(stretches, gate, 0, text.length);
+      // Which characters the text holds, so a needle whose key character is absent is not searched.
+      generation = generation === 0x7fffffff ? 1 : generation + 1;
+      let seenOther = 0;
       let leetWords = 0;
       const spacing: SpacingState = { lastUnitEnd: -1, run: 0, longest: 0 };
       let wordStart = -1;
@@ -438,13 +449,19 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
           }
           wordStart = -1;
         }
+        if (code < 0x80) seenAscii[code] = generation;
+        else {
+          const bit = keyBits.get(code);
+          if (bit !== undefined) seenOther |= bit;
+        }
         if (code >= 0x3400) {
           const gates = hanGates.get(code);
           if (gates !== undefined) for (const gate of gates) open(stretches, gate, index, index + 1);
           if (isHanCode(code)) markUnit(spacing, text, index);
         }
       }
-      for (const { needle, gate } of substrings) {
+      for (const { needle, gate, key } of substrings) {
+        if (key >= 0 && (key < 0x80 ? seenAscii[key] !== generation : ((keyBits.get(key) ?? 0) & seenOther) === 0)) continue;
         const at = text.indexOf(needle);
         // Markup needles are rare: one stretch from the first to the last occurrence is enough.
         if (at >= 0) stretches[gate] = mergeStretch(stretches[gate], at, text.lastIndexOf(needle) + needle.length);
