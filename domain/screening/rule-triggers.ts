@@ -301,7 +301,8 @@ function prefixKey(text: string, start: number): number {
   return ((text.charCodeAt(start) * 128 + text.charCodeAt(start + 1)) * 128 + text.charCodeAt(start + 2)) * 128 + text.charCodeAt(start + 3);
 }
 
-export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
+/** `requirements` defaults to RULE_REQUIREMENTS; tests pass `{}` for the trigger words alone. */
+export function createTriggerIndex(rules: readonly Rule[], requirements: Readonly<Record<string, readonly string[]>> = RULE_REQUIREMENTS): TriggerIndex {
   const hintNames = Object.keys(HINT_TRIGGERS) as HintName[];
   // One gate per distinct trigger spec: rules sharing a vocabulary (every AI-addressing rule) share
   // its stretches, so a common word is recorded once, not once per rule. Undefined: always open.
@@ -315,7 +316,7 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
   const ruleGates = rules.map((rule) => gateOf(RULE_TRIGGERS[rule.id]));
   const hintGates = Object.fromEntries(hintNames.map((name) => [name, gateOf(HINT_TRIGGERS[name])])) as Record<HintName, number>;
   // Requirement groups are gates too; a rule lists the ones it needs.
-  const requiredGates = rules.map((rule) => (RULE_REQUIREMENTS[rule.id] ?? []).map(gateOf));
+  const requiredGates = rules.map((rule) => (requirements[rule.id] ?? []).map(gateOf));
   const gateCount = specs.length;
   const words = new Map<number, Array<{ word: string; gates: number[] }>>();
   const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
