@@ -65,25 +65,86 @@ const WORD_PREFIX_HASH = fnv1a('w:');
  * character and word n-grams are hashed in place without building strings (the hot path of screening).
  */
 export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<number> = new Set()): Set<number> {
+  forEachFeatureBucket(text, recipe, (bucket) => into.add(bucket));
+  return into;
+}
+
+// Word bounds of the text being hashed, reused between calls (screening hashes millions of words).
+let wordStarts = new Int32Array(256);
+let wordEnds = new Int32Array(256);
+let wordHashes = new Uint32Array(256);
+
+const isAsciiWordStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+/** [\p{L}\p{N}'._+#-] restricted to ASCII. */
+const isAsciiWordPart = (code: number) => isAsciiWordStart(code) || code === 0x27 || code === 0x2e || code === 0x5f || code === 0x2b || code === 0x23 || code === 0x2d;
+
+/** Bounds of the WORD matches of an ASCII-only text, found without a regular expression. */
+function asciiWordBounds(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; ) {
+    if (!isAsciiWordStart(text.charCodeAt(index))) {
+      index++;
+      continue;
+    }
+    const start = index++;
+    while (index < text.length && isAsciiWordPart(text.charCodeAt(index))) index++;
+    if (count === wordStarts.length) {
+      const grownStarts = new Int32Array(count * 2);
+      grownStarts.set(wordStarts);
+      wordStarts = grownStarts;
+      const grownEnds = new Int32Array(count * 2);
+      grownEnds.set(wordEnds);
+      wordEnds = grownEnds;
+    }
+    wordStarts[count] = start;
+    wordEnds[count++] = index;
+  }
+  return count;
+}
+
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
+  return true;
+}
+
+/** Calls add with every feature bucket of a text, in featureBuckets' order, duplicates included. */
+export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (bucket: number) => void): void {
   const mask = (1 << recipe.bits) - 1;
-  const padded = ` ${text} `;
-  for (const size of recipe.charNgrams) {
-    const prefix = fnv1a(`c${size}:`);
-    for (let index = 0; index + size <= padded.length; index++) into.add(continueHash(prefix, padded, index, index + size) & mask);
+  if (recipe.charNgrams.length > 0) {
+    const padded = ` ${text} `;
+    for (const size of recipe.charNgrams) {
+      const prefix = fnv1a(`c${size}:`);
+      for (let index = 0; index + size <= padded.length; index++) add(continueHash(prefix, padded, index, index + size) & mask);
+    }
+  }
+  // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
+  if (isAscii(text)) {
+    // No CJK here, so no word is filtered out; words are hashed straight from the text.
+    const count = asciiWordBounds(text);
+    if (wordHashes.length < count) wordHashes = new Uint32Array(wordStarts.length);
+    // Every n-gram starts with its first word hashed from 'w:': hashed once, continued per size.
+    for (let index = 0; index < count; index++) wordHashes[index] = continueHash(WORD_PREFIX_HASH, text, wordStarts[index]!, wordEnds[index]!);
+    for (const size of recipe.wordNgrams) {
+      for (let index = 0; index + size <= count; index++) {
+        let hash = wordHashes[index]!;
+        for (let next = 1; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
+        add(hash & mask);
+      }
+    }
+    return;
   }
   const words = (text.match(WORD) ?? []).filter((word) => !CJK.test(word));
-  // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
   for (const size of recipe.wordNgrams) {
     for (let index = 0; index + size <= words.length; index++) {
       let hash = fnv1a(words[index]!, WORD_PREFIX_HASH);
       for (let next = 1; next < size; next++) hash = fnv1a(words[index + next]!, fnv1a(' ', hash));
-      into.add(hash & mask);
+      add(hash & mask);
     }
   }
   const zPrefix = fnv1a('z:');
   let runStart = -1;
   const flush = (end: number) => {
-    for (const size of recipe.cjkNgrams) for (let index = runStart; index + size <= end; index++) into.add(continueHash(zPrefix, text, index, index + size) & mask);
+    for (const size of recipe.cjkNgrams) for (let index = runStart; index + size <= end; index++) add(continueHash(zPrefix, text, index, index + size) & mask);
     runStart = -1;
   };
   for (let index = 0; index < text.length; index++) {
@@ -93,7 +154,6 @@ export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<nu
     else if (!cjk && runStart >= 0) flush(index);
   }
   if (runStart >= 0) flush(text.length);
-  return into;
 }
 
 /** A binary, unit-length vector over the given buckets. */

@@ -20,6 +20,13 @@ describe('hashed features and logistic regression', () => {
     expect(featureBuckets(text, recipe)).toEqual(new Set(featureNames(text, recipe).map((name) => bucketOf(name, recipe.bits))));
   });
 
+  it('hashes ASCII words without a regular expression to the same buckets, in the same order, as their names', () => {
+    const words = { bits: 18, charNgrams: [], wordNgrams: [1, 2, 3], cjkNgrams: [1] };
+    for (const text of ["don't run rm -rf ~/x.sh, c++ & c# (v2.4.1) _private-ish", '  ', 'a', "it's 3.14!"]) {
+      expect([...featureBuckets(text, words)]).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
+    }
+  });
+
   it('trains to the same bytes every time with the same seed (training is reproducible)', () => {
     expect(serializeModel(train(examples, 2, recipe.bits, options)).equals(serializeModel(train(examples, 2, recipe.bits, options)))).toBe(true);
     expect(serializeModel(train(examples, 2, recipe.bits, { ...options, seed: 4 })).equals(serializeModel(train(examples, 2, recipe.bits, options)))).toBe(false);

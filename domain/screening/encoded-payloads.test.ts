@@ -19,6 +19,16 @@ describe('findEncodedPayloads', () => {
     expect(payload === undefined ? '' : text.slice(payload.start, payload.end).length).toBeGreaterThan(10);
   });
 
+  it('finds a blob wherever it sits, with its exact bounds', () => {
+    const blob = Buffer.from(message).toString('base64');
+    for (const before of ['', 'x ', 'padding words here, ', `${'word '.repeat(7)}ab `]) {
+      for (const after of ['', ' end', '. and more prose after it']) {
+        const text = `${before}${blob}${after}`;
+        expect(findEncodedPayloads(text).map(({ start, end }) => [start, end])).toEqual([[before.length, before.length + blob.length]]);
+      }
+    }
+  });
+
   it.each([
     ['a sha256 checksum', 'sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
     ['a long identifier', 'see ThisIsAVeryLongIdentifierWithoutAnyEncodingInIt for details'],

@@ -55,16 +55,25 @@ function isRunCode(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x2f && code <= 0x39) || code === 0x2b || code === 0x3d || code === 0x5f || code === 0x2d;
 }
 
+/**
+ * Every run of MIN_RUN or more covers one of the positions MIN_RUN apart, so only those are
+ * tested and a run found there is widened both ways: prose is read a few letters per stride.
+ */
 function longRuns(text: string): Array<{ start: number; end: number }> {
   const runs: Array<{ start: number; end: number }> = [];
-  let start = -1;
-  for (let index = 0; index <= text.length; index++) {
-    if (index < text.length && isRunCode(text.charCodeAt(index))) {
-      if (start < 0) start = index;
-    } else if (start >= 0) {
-      if (index - start >= MIN_RUN) runs.push({ start, end: index });
-      start = -1;
+  let index = MIN_RUN - 1;
+  while (index < text.length) {
+    if (!isRunCode(text.charCodeAt(index))) {
+      index += MIN_RUN;
+      continue;
     }
+    let start = index;
+    while (start > 0 && isRunCode(text.charCodeAt(start - 1))) start--;
+    let end = index + 1;
+    while (end < text.length && isRunCode(text.charCodeAt(end))) end++;
+    if (end - start >= MIN_RUN) runs.push({ start, end });
+    // text[end] ends the run, so the next run starts after it and covers end + MIN_RUN or a later stride.
+    index = end + MIN_RUN;
   }
   return runs;
 }

@@ -10,13 +10,13 @@
  * passages that overlap a planted payload are positive, passages of benign pages and of the
  * untouched parts of injected pages are negative. Separation on new wording grows with the number
  * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
- * families give validation AUC 0.838, 0.927, 0.938; train without its train-only families 0.883),
- * so the shipped model learns from both splits. Its operating point is chosen by cross-fitting over those two splits (each scored by a
- * model trained on the other, so every score is out-of-family), never on what the model saw; the
- * test split is never read here. The weights are built into the model cache on first use
+ * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
+ * so the shipped model learns from both splits. Its operating point is chosen on out-of-family
+ * scores: validation scored by a model trained on train, never on what a model saw; the test split
+ * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
-import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
+import { bucketOf, featureBuckets, featureNames, forEachFeatureBucket, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
 import type { Split } from '../learned/random.ts';
@@ -33,8 +33,10 @@ export interface InjectionRecipe {
   /** Limits on the out-of-family false-positive rates the calibration must respect while maximizing recall. */
   maxValidationFpr: number;
   maxValidationHardFpr: number;
-  /** Splits the shipped model learns from; with two, each is scored by a model trained on the other to place the threshold. */
+  /** Splits the shipped model learns from. */
   trainSplits: readonly Split[];
+  /** Splits whose items, each scored by a model trained on the other training splits, place the threshold. */
+  calibrationSplits: readonly Split[];
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
@@ -53,6 +55,10 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
   trainSplits: ['train', 'validation'],
+  // Validation alone, scored by a model trained on train: since train grew to ~150 payload and ~80
+  // hard-negative families, the reverse fold (a model of validation's dozen families scoring train)
+  // is far weaker than the shipped model and would set the threshold for it (pooled recall 0.51).
+  calibrationSplits: ['validation'],
 };
 
 /** Sources whose change makes a cached model stale. */
@@ -61,6 +67,8 @@ const MODEL_SOURCES = [
   'domain/screening/normalize-text.ts',
   'domain/screening/corpus/generate-corpus.ts',
   'domain/screening/corpus/payload-families.ts',
+  'domain/screening/corpus/train-only-payloads.ts',
+  'domain/screening/corpus/train-only-hard-negatives.ts',
   'domain/screening/corpus/host-families.ts',
   'domain/learned/features.ts',
   'domain/learned/logistic.ts',
@@ -76,9 +84,12 @@ const ZH_VARIANTS: Record<string, string> = { 畧: '略', 今: '令', 糸: '系'
 const ZH_VARIANT_PATTERN = new RegExp(`[${Object.keys(ZH_VARIANTS).join('')}]`, 'g');
 const ESCAPES = /\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|&#(\d{1,7});|&#x([0-9a-fA-F]{1,6});|&(quot|amp|lt|gt|nbsp);/g;
 const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', nbsp: ' ' };
+const PLAIN_ASCII_WITHOUT_ESCAPES = /^[\t\n\r\x20-\x25\x27-\x5b\x5d-\x7e]*$/;
 
 /** The text the model reads for a passage. */
 export function modelText(raw: string): string {
+  // Plain ASCII without escapes or entities: decoding and normalizing come down to lower-casing.
+  if (PLAIN_ASCII_WITHOUT_ESCAPES.test(raw)) return raw.toLowerCase();
   const decoded = raw.replace(ESCAPES, (whole, u?: string, x?: string, dec?: string, hex?: string, entity?: string) => {
     const code = u !== undefined ? parseInt(u, 16) : x !== undefined ? parseInt(x, 16) : dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : -1;
     if (entity !== undefined) return ENTITIES[entity] ?? whole;
@@ -94,19 +105,32 @@ const FULL_WIDTH_ENDS: ReadonlySet<number> = new Set([...'。！？；'].map((ch
 const SENTENCE_ENDS: ReadonlySet<number> = new Set([...'.!?;'].map((char) => char.charCodeAt(0)));
 const WHITESPACE = /\s/;
 
+/** /\s/ (the set String.prototype.trim removes) on one UTF-16 unit, without a one-character string for ASCII. */
+function isWhitespace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return WHITESPACE.test(text[index]!);
+}
+
+/** text.slice(start, end).trim() !== '' without the slice. */
+function hasNonWhitespace(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) if (!isWhitespace(text, index)) return true;
+  return false;
+}
+
 /** Sentence-sized passages of a field: split after sentence ends and at line breaks, short ones joined. */
 export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
   const pieces: Chunk[] = [];
   let start = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    const boundary = code === LINE_FEED || FULL_WIDTH_ENDS.has(code) || (SENTENCE_ENDS.has(code) && (index + 1 === text.length || WHITESPACE.test(text[index + 1]!))) || index - start + 1 >= recipe.maxChunk;
+    const boundary = code === LINE_FEED || FULL_WIDTH_ENDS.has(code) || (SENTENCE_ENDS.has(code) && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= recipe.maxChunk;
     if (boundary) {
-      if (text.slice(start, index + 1).trim() !== '') pieces.push({ start, end: index + 1 });
+      if (hasNonWhitespace(text, start, index + 1)) pieces.push({ start, end: index + 1 });
       start = index + 1;
     }
   }
-  if (text.slice(start).trim() !== '') pieces.push({ start, end: text.length });
+  if (hasNonWhitespace(text, start, text.length)) pieces.push({ start, end: text.length });
   const chunks: Chunk[] = [];
   for (const piece of pieces) {
     const last = chunks[chunks.length - 1];
@@ -156,7 +180,7 @@ export interface InjectionModelMeta {
   recipe: InjectionRecipe;
   /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
-  /** Rates at that threshold over the out-of-family (cross-fitted) scores of the training splits. */
+  /** Rates at that threshold over the out-of-family scores of the calibration splits. */
   validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number };
   trainedOn: { items: number; passages: number };
 }
@@ -204,6 +228,83 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[]): 
     if (logit > best.logit) best = { logit, passage };
   }
   return best.passage === null ? { logit: -20, passage: null } : best;
+}
+
+// Scratch space of the scoring path: bucket marks by generation instead of a Set per passage.
+let bucketMarks = new Int32Array(0);
+let markGeneration = 0;
+let chunkBuckets = new Int32Array(4096);
+
+function nextGeneration(dimensions: number): number {
+  if (bucketMarks.length !== dimensions || markGeneration >= 0x7fffffff) {
+    bucketMarks = new Int32Array(dimensions);
+    markGeneration = 0;
+  }
+  return ++markGeneration;
+}
+
+/**
+ * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
+ * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
+ * same weights in the same order and the scores are the same to the last bit.
+ */
+export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
+  const { weights, bias } = differencesOf(model);
+  let bestLogit = -Infinity;
+  let best: { field: string; start: number; end: number } | null = null;
+  const logitOf = (sum: number, count: number) => (count === 0 ? bias : bias + sum / Math.sqrt(count));
+  for (const [field, text] of fields) {
+    const chunks = chunkText(text, recipe);
+    // Distinct buckets of chunk i are chunkBuckets[offsets[i] .. offsets[i + 1]).
+    const offsets = new Int32Array(chunks.length + 1);
+    const sums = new Float64Array(chunks.length);
+    let used = 0;
+    chunks.forEach((chunk, index) => {
+      const generation = nextGeneration(model.dimensions);
+      let sum = 0;
+      forEachFeatureBucket(modelText(text.slice(chunk.start, chunk.end)), recipe.features, (bucket) => {
+        if (bucketMarks[bucket] === generation) return;
+        bucketMarks[bucket] = generation;
+        if (used === chunkBuckets.length) {
+          const grown = new Int32Array(used * 2);
+          grown.set(chunkBuckets);
+          chunkBuckets = grown;
+        }
+        chunkBuckets[used++] = bucket;
+        sum += weights[bucket] ?? 0;
+      });
+      offsets[index + 1] = used;
+      sums[index] = sum;
+    });
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index]!;
+      const count = offsets[index + 1]! - offsets[index]!;
+      const single = logitOf(sums[index]!, count);
+      if (single > bestLogit) {
+        bestLogit = single;
+        best = { field, start: chunk.start, end: chunk.end };
+      }
+      const next = chunks[index + 1];
+      if (next === undefined) continue;
+      // The pair adds the next chunk's buckets this chunk lacks, after this chunk's own.
+      const generation = nextGeneration(model.dimensions);
+      for (let at = offsets[index]!; at < offsets[index + 1]!; at++) bucketMarks[chunkBuckets[at]!] = generation;
+      let sum = sums[index]!;
+      let pairCount = count;
+      for (let at = offsets[index + 1]!; at < offsets[index + 2]!; at++) {
+        const bucket = chunkBuckets[at]!;
+        if (bucketMarks[bucket] === generation) continue;
+        sum += weights[bucket] ?? 0;
+        pairCount++;
+      }
+      const pair = logitOf(sum, pairCount);
+      if (pair > bestLogit) {
+        bestLogit = pair;
+        best = { field, start: chunk.start, end: next.end };
+      }
+    }
+  }
+  return best === null ? { logit: -20, passage: null } : { logit: bestLogit, passage: best };
 }
 
 /** The features of a passage that pushed it most towards "injection", strongest first. */
@@ -265,13 +366,12 @@ export const QUARANTINE_RISK = 0.6;
 const logit = (p: number) => Math.log(p / (1 - p));
 
 /**
- * Out-of-family item scores for the calibration: with one training split, a model trained on it
- * scores validation (the test split is never used); with several, each split is scored by a model
- * trained on the others, so no score comes from a model that saw the item's families.
+ * Out-of-family item scores for the calibration: each calibration split is scored by a model
+ * trained on the other training splits, so no score comes from a model that saw the item's
+ * families (the test split is never used).
  */
 function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): Array<{ logit: number; label: 'benign' | 'injection'; hard: boolean }> {
-  const folds: readonly Split[] = recipe.trainSplits.length > 1 ? recipe.trainSplits : ['validation'];
-  return folds.flatMap((heldOut) => {
+  return recipe.calibrationSplits.flatMap((heldOut) => {
     const fit = corpus.filter((item) => recipe.trainSplits.includes(item.split) && item.split !== heldOut);
     const model = train(trainingPassages(fit, recipe), 2, recipe.features.bits, recipe.training);
     return corpus.filter((item) => item.split === heldOut).map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
@@ -327,7 +427,7 @@ export interface ModelVerdictPart {
 }
 
 export function scoreWithModel(fields: ReadonlyArray<readonly [string, string]>, model: InjectionModel = injectionModel()): ModelVerdictPart {
-  const worst = worstPassage(model.model, passagesOf(fields, model.meta.recipe));
+  const worst = worstPassageOf(model.model, fields, model.meta.recipe);
   const probability = 1 / (1 + Math.exp(-worst.logit));
   const risk = 1 / (1 + Math.exp(-(worst.logit + model.shift)));
   const round = (value: number) => Math.round(value * 1000) / 1000;

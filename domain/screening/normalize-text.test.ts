@@ -25,8 +25,14 @@ describe('normalizeText', () => {
     const original = 'Ａb\u200bc 𝐝e';
     const normalized = normalizeText(original);
     expect(normalized.text).toBe('abc de');
-    expect([...normalized.offsets]).toEqual([0, 1, 3, 4, 5, 7, 8]);
+    expect([...(normalized.offsets ?? [])]).toEqual([0, 1, 3, 4, 5, 7, 8]);
     expect(toOriginalSpan(normalized, 4, 5)).toEqual({ start: 5, end: 7 });
+  });
+
+  it('maps plain ASCII spans to themselves', () => {
+    const normalized = normalizeText('Plain ASCII text.');
+    expect(toOriginalSpan(normalized, 6, 11)).toEqual({ start: 6, end: 11 });
+    expect(toOriginalSpan(normalized, 16, 40)).toEqual({ start: 16, end: 17 });
   });
 
   it('decodes Unicode tag characters and reports where they were', () => {

@@ -26,8 +26,11 @@ export interface Span {
 export interface NormalizedText {
   original: string;
   text: string;
-  /** offsets[i] is the original index of text[i]; offsets[text.length] is original.length. */
-  offsets: Int32Array;
+  /**
+   * offsets[i] is the original index of text[i]; offsets[text.length] is original.length. Null when
+   * every index maps to itself (plain ASCII), which spares most pages an array as long as the text.
+   */
+  offsets: Int32Array | null;
   hiddenRuns: HiddenRun[];
   /** Original spans of zero-width characters sitting between two letters of one word. */
   wordSplits: Span[];
@@ -81,9 +84,7 @@ const UTF16 = new TextDecoder('utf-16le');
 
 export function normalizeText(original: string): NormalizedText {
   if (ONLY_PLAIN_ASCII.test(original)) {
-    const offsets = new Int32Array(original.length + 1);
-    for (let k = 0; k <= original.length; k++) offsets[k] = k;
-    return { original, text: original.toLowerCase(), offsets, hiddenRuns: [], wordSplits: [], mixedScriptWords: [] };
+    return { original, text: original.toLowerCase(), offsets: null, hiddenRuns: [], wordSplits: [], mixedScriptWords: [] };
   }
   return normalizeUnicode(original);
 }
@@ -283,10 +284,15 @@ function foldCharacter(code: number): string {
 
 /** Maps a normalized span back to the original string. */
 export function toOriginalSpan(normalized: NormalizedText, start: number, end: number): Span {
-  const from = normalized.offsets[Math.min(start, normalized.text.length)] ?? 0;
+  const from = originalIndex(normalized, Math.min(start, normalized.text.length)) ?? 0;
   const lastIndex = Math.max(start, end - 1);
-  const lastOriginal = normalized.offsets[Math.min(lastIndex, normalized.text.length)] ?? normalized.original.length;
+  const lastOriginal = originalIndex(normalized, Math.min(lastIndex, normalized.text.length)) ?? normalized.original.length;
   const lastCode = normalized.original.codePointAt(lastOriginal) ?? 0;
   const to = end <= start ? from : Math.min(normalized.original.length, lastOriginal + (lastCode > 0xffff ? 2 : 1));
   return { start: from, end: to };
+}
+
+function originalIndex(normalized: NormalizedText, index: number): number | undefined {
+  if (normalized.offsets !== null) return normalized.offsets[index];
+  return Number.isInteger(index) && index >= 0 && index <= normalized.text.length ? index : undefined;
 }

@@ -135,7 +135,57 @@ export const RULE_TRIGGERS: Readonly<Record<string, string>> = {
   'delimiter.end-of-context': 'end ends ~</ zh:结結',
 };
 
+/**
+ * Further words every match of a rule must contain, as groups that must each be present somewhere
+ * in the text (a conjunction of the trigger sets above). A rule whose trigger is common ("agent",
+ * "without", "to") but whose match needs a rarer word as well stays off on pages without it; when
+ * all groups are present the rule reads the same stretches as before, so no verdict changes.
+ * Besides the trigger syntax above, `a|b+c|d` is two adjacent tokens (a or b, then c or d).
+ */
+const AI_WHO_WORDS = [
+  'ai llm llms gpt gpts chatgpt claude gemini copilot copilots language chat chatbot chatbots bot bots summari* crawler* scraper* auto autoapply automated ~@',
+  'assistant assistants plugin plugins integration integrations',
+  // "agents"/"models" are only AI when a reading verb follows or a kind of agent precedes.
+  'reading processing parsing condensing browsing consuming crawling indexing scraping analyzing analysing transcribing translating citing quoting viewing visiting handling ingesting helping acting rewriting paraphrasing answering evaluating grading reviewing screening ranking scoring combining comparing extracting working',
+  'shopping|browsing|browser|email|mail|coding|code|research|web|autonomous|software|wallet|purchasing|ordering|delivery|review|reviewing|application|trading|booking|recruiting|automated|digital|virtual+agent|agents|assistant|assistants|bot|bots|tool|tools',
+].join(' ');
+
+export const RULE_REQUIREMENTS: Readonly<Record<string, readonly string[]>> = {
+  'address.note-for-ai': [AI_WHO_WORDS],
+  'address.to-any-ai': [AI_WHO_WORDS],
+  'address.ai-reading-this': [AI_WHO_WORDS],
+  'address.ai-heading': [AI_WHO_WORDS],
+  'address.if-you-are-ai': ['if', AI_WHO_WORDS],
+  'address.any-ai-that': ['any'],
+  'directive.the-assistant-must': ['assistant|model|ai|chatbot|agent|bot|llm+must|should|shall|will|is|needs|has zh:必应應需要'],
+  'summary.must-be-framed': ['be', 'must should shall to'],
+  // The verb ("without alerting") is followed by whom or what is kept in the dark, or "back"/"in"/"with".
+  'conceal.do-not-tell': [
+    'mention|mentioning|request|requesting|check|checking|verify|verifying|reveal|revealing|disclose|disclosing|tell|telling|inform|informing|notify|notifying|alert|alerting|show|showing|display|displaying|report|reporting|ask|asking|confirm|confirming|consult|consulting|refer|referr|refering|referring|acknowledge|acknowledging|explain|explaining|warn|warning+it|this|to|with|the|your|any|user|users|customer|customers|recipient|reader|readers|parent|buyer|human|owner|them|him|her|these|that|anything|for|confirmation|permission|approval|back|in',
+  ],
+  'conceal.silently': ['silently quietly secretly covertly discreetly user customer recipient owner'],
+  'conceal.not-be-reported': ['not', 'be', 'user recipient customer reader owner'],
+  'persona.new-role': ['your pretend act behave roleplay role zh:新'],
+  'authority.message-from-maker': ['from zh:来來'],
+  'tool.use-your-tool': ['your tool tools access'],
+};
+
 const PREFIX_KEY = 4;
+/** Map keys kept within V8's small integers: wider keys are boxed numbers, several times slower to look up. */
+const SMALL_INT = 0x3fffffff;
+/** Distinct tokens remembered before the memo starts over (a few megabytes at most). */
+const TOKEN_CACHE_LIMIT = 50_000;
+
+/** Size of the bit table that rules out tokens no trigger can match (a power of two, less one). */
+const FILTER_MASK = (1 << 15) - 1;
+const NO_GATES: TokenGates = { word: '', gates: [], pairFirst: false };
+
+interface TokenGates {
+  word: string;
+  gates: number[];
+  /** Whether a pair trigger starts with this word. */
+  pairFirst: boolean;
+}
 /** Triggers closer than this are read as one stretch (twice the screener's window margin). */
 const TRIGGER_CLUSTER_GAP = 800;
 
@@ -236,21 +286,45 @@ function wordHash(text: string, start: number, end: number): number {
   return hash;
 }
 
+/** `text.startsWith(word, at)` without its per-call cost, which dominated the tokenizing pass. */
+function occursAt(text: string, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (text.charCodeAt(at + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+function pairKey(firstHash: number, secondHash: number): number {
+  return (Math.imul(firstHash, 0x9e3779b1) ^ secondHash) & SMALL_INT;
+}
+
 /** The first four letters of a token as one number, so prefix lookups need no substring. */
 function prefixKey(text: string, start: number): number {
   return ((text.charCodeAt(start) * 128 + text.charCodeAt(start + 1)) * 128 + text.charCodeAt(start + 2)) * 128 + text.charCodeAt(start + 3);
 }
 
-export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
+/** `requirements` defaults to RULE_REQUIREMENTS; tests pass `{}` for the trigger words alone. */
+export function createTriggerIndex(rules: readonly Rule[], requirements: Readonly<Record<string, readonly string[]>> = RULE_REQUIREMENTS): TriggerIndex {
   const hintNames = Object.keys(HINT_TRIGGERS) as HintName[];
-  // Gates are numbered: rules first, then the hints.
-  const specs = [...rules.map((rule) => RULE_TRIGGERS[rule.id]), ...hintNames.map((name) => HINT_TRIGGERS[name])];
+  // One gate per distinct trigger spec: rules sharing a vocabulary (every AI-addressing rule) share
+  // its stretches, so a common word is recorded once, not once per rule. Undefined: always open.
+  const specs: Array<string | undefined> = [];
+  const gateOf = (spec: string | undefined): number => {
+    const known = spec === undefined ? -1 : specs.indexOf(spec);
+    if (known >= 0) return known;
+    specs.push(spec);
+    return specs.length - 1;
+  };
+  const ruleGates = rules.map((rule) => gateOf(RULE_TRIGGERS[rule.id]));
+  const hintGates = Object.fromEntries(hintNames.map((name) => [name, gateOf(HINT_TRIGGERS[name])])) as Record<HintName, number>;
+  // Requirement groups are gates too; a rule lists the ones it needs.
+  const requiredGates = rules.map((rule) => (requirements[rule.id] ?? []).map(gateOf));
   const gateCount = specs.length;
   const words = new Map<number, Array<{ word: string; gates: number[] }>>();
   const prefixes = new Map<number, Array<{ prefix: string; gate: number }>>();
-  const substrings: Array<{ needle: string; gate: number }> = [];
+  // Each needle has a key: its first character the token loop passes over (-1: always searched).
+  const substrings: Array<{ needle: string; gate: number; key: number }> = [];
   const hanGates = new Map<number, number[]>();
   const ungated: number[] = [];
+  const pairs = new Map<number, Array<{ first: string; second: string; gate: number }>>();
 
   specs.forEach((spec, gate) => {
     if (spec === undefined) {
@@ -258,13 +332,23 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
       return;
     }
     for (const trigger of spec.split(/\s+/)) {
-      if (trigger.startsWith('zh:')) {
+      if (trigger.includes('+')) {
+        const [firsts = '', seconds = ''] = trigger.split('+');
+        for (const first of firsts.split('|')) {
+          for (const second of seconds.split('|')) {
+            const key = pairKey(wordHash(first, 0, first.length), wordHash(second, 0, second.length));
+            pairs.set(key, [...(pairs.get(key) ?? []), { first, second, gate }]);
+          }
+        }
+      } else if (trigger.startsWith('zh:')) {
         for (const char of trigger.slice(3)) {
           const code = char.codePointAt(0) ?? 0;
           hanGates.set(code, [...(hanGates.get(code) ?? []), gate]);
         }
       } else if (trigger.startsWith('~')) {
-        substrings.push({ needle: trigger.slice(1), gate });
+        const needle = trigger.slice(1);
+        const keyChar = [...needle].find((char) => !/[a-z0-9]/.test(char));
+        substrings.push({ needle, gate, key: keyChar === undefined ? -1 : keyChar.charCodeAt(0) });
       } else if (trigger.endsWith('*')) {
         const prefix = trigger.slice(0, -1);
         if (prefix.length < PREFIX_KEY) throw new Error(`trigger prefix ${trigger} is shorter than ${PREFIX_KEY} letters`);
@@ -281,16 +365,50 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
     }
   });
 
+  const seenAscii = new Int32Array(0x80);
+  let generation = 0;
+  const keyBits = new Map<number, number>();
+  for (const { key } of substrings) if (key >= 0x80 && !keyBits.has(key)) keyBits.set(key, 1 << keyBits.size);
+  if (keyBits.size > 30) throw new Error('too many non-ASCII needle keys for one bit mask');
+  const pairFirsts = new Set([...pairs.values()].flat().map((pair) => pair.first));
+  const maybeTrigger = new Uint8Array(FILTER_MASK + 1);
+  for (const key of words.keys()) maybeTrigger[key & FILTER_MASK] = 1;
+  for (const word of pairFirsts) maybeTrigger[wordHash(word, 0, word.length) & FILTER_MASK] = 1;
+  for (const key of prefixes.keys()) maybeTrigger[key & FILTER_MASK] = 1;
+  // What each distinct token opens, worked out once: pages repeat their words, so most tokens cost
+  // one lookup instead of a word, a prefix and a pair lookup. Bounded so no input grows it forever.
+  const tokens = new Map<number, TokenGates[]>();
+  const tokenOf = (text: string, start: number, end: number, hash: number): TokenGates => {
+    const key = hash & SMALL_INT;
+    const bucket = tokens.get(key);
+    if (bucket !== undefined) for (const token of bucket) if (token.word.length === end - start && occursAt(text, start, token.word)) return token;
+    const word = text.slice(start, end);
+    const gates = new Set<number>();
+    for (const entry of words.get(hash) ?? []) if (entry.word === word) for (const gate of entry.gates) gates.add(gate);
+    if (word.length >= PREFIX_KEY) for (const { prefix, gate } of prefixes.get(prefixKey(word, 0)) ?? []) if (word.startsWith(prefix)) gates.add(gate);
+    const token = { word, gates: [...gates], pairFirst: pairFirsts.has(word) };
+    if (tokens.size >= TOKEN_CACHE_LIMIT) tokens.clear();
+    tokens.set(key, [...(bucket ?? []), token]);
+    return token;
+  };
+
   return {
     signals(text: string): TextSignals {
       // Trigger stretches per gate, appended in text order (undefined: not triggered).
       const stretches: Stretches = new Array(gateCount);
       for (const gate of ungated) open(stretches, gate, 0, text.length);
+      // Which characters the text holds, so a needle whose key character is absent is not searched.
+      generation = generation === 0x7fffffff ? 1 : generation + 1;
+      let seenOther = 0;
       let leetWords = 0;
       const spacing: SpacingState = { lastUnitEnd: -1, run: 0, longest: 0 };
       let wordStart = -1;
       let hasDigit = false;
       let hash = 0;
+      // The token before the current one (start -1: none, or one no pair can use).
+      let previousStart = -1;
+      let previousEnd = -1;
+      let previousHash = 0;
       for (let index = 0; index <= text.length; index++) {
         const code = index < text.length ? text.charCodeAt(index) : 0;
         const letter = code >= 0x61 && code <= 0x7a;
@@ -306,22 +424,36 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
         }
         if (wordStart >= 0) {
           const length = index - wordStart;
-          if (length === 1) markUnit(spacing, text, wordStart);
-          else {
+          if (length === 1) {
+            markUnit(spacing, text, wordStart);
+            previousStart = -1;
+          } else {
             spacing.lastUnitEnd = -1;
             if (length <= MAX_TRIGGER_LENGTH) {
               if (hasDigit && isLeetWord(text, wordStart, index)) leetWords++;
-              const bucket = words.get(hash);
-              if (bucket !== undefined) {
-                for (const { word, gates } of bucket) {
-                  if (word.length === length && text.startsWith(word, wordStart)) for (const gate of gates) open(stretches, gate, wordStart, index);
+              // Most tokens open nothing: a bit table rules them out before any map lookup.
+              const token =
+                maybeTrigger[hash & FILTER_MASK] === 1 || (length >= PREFIX_KEY && maybeTrigger[prefixKey(text, wordStart) & FILTER_MASK] === 1)
+                  ? tokenOf(text, wordStart, index, hash)
+                  : NO_GATES;
+              for (const gate of token.gates) open(stretches, gate, wordStart, index);
+              const paired = previousStart >= 0 ? pairs.get(pairKey(previousHash, hash)) : undefined;
+              if (paired !== undefined) {
+                for (const { first, second, gate } of paired) {
+                  if (first.length === previousEnd - previousStart && occursAt(text, previousStart, first) && second.length === length && occursAt(text, wordStart, second)) open(stretches, gate, previousStart, index);
                 }
               }
-              const candidates = length >= PREFIX_KEY ? prefixes.get(prefixKey(text, wordStart)) : undefined;
-              if (candidates !== undefined) for (const { prefix, gate } of candidates) if (text.startsWith(prefix, wordStart)) open(stretches, gate, wordStart, index);
-            }
+              previousStart = token.pairFirst ? wordStart : -1;
+              previousEnd = index;
+              previousHash = hash;
+            } else previousStart = -1;
           }
           wordStart = -1;
+        }
+        if (code < 0x80) seenAscii[code] = generation;
+        else {
+          const bit = keyBits.get(code);
+          if (bit !== undefined) seenOther |= bit;
         }
         if (code >= 0x3400) {
           const gates = hanGates.get(code);
@@ -329,17 +461,18 @@ export function createTriggerIndex(rules: readonly Rule[]): TriggerIndex {
           if (isHanCode(code)) markUnit(spacing, text, index);
         }
       }
-      for (const { needle, gate } of substrings) {
+      for (const { needle, gate, key } of substrings) {
+        if (key >= 0 && (key < 0x80 ? seenAscii[key] !== generation : ((keyBits.get(key) ?? 0) & seenOther) === 0)) continue;
         const at = text.indexOf(needle);
         // Markup needles are rare: one stretch from the first to the last occurrence is enough.
         if (at >= 0) stretches[gate] = mergeStretch(stretches[gate], at, text.lastIndexOf(needle) + needle.length);
       }
       const enabled = new Map<Rule, ReadonlyArray<{ first: number; last: number }>>();
-      rules.forEach((rule, gate) => {
-        const list = stretches[gate];
-        if (list !== undefined) enabled.set(rule, list);
+      rules.forEach((rule, index) => {
+        const list = stretches[ruleGates[index] ?? -1];
+        if (list !== undefined && (requiredGates[index] ?? []).every((required) => stretches[required] !== undefined)) enabled.set(rule, list);
       });
-      const hint = (name: HintName) => stretches[rules.length + hintNames.indexOf(name)] !== undefined;
+      const hint = (name: HintName) => stretches[hintGates[name]] !== undefined;
       return { enabled, hints: { reversed: hint('reversed'), rot13: hint('rot13'), discussion: hint('discussion') }, longestSpacedRun: spacing.longest, leetWords };
     },
   };

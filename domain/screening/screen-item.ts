@@ -90,7 +90,7 @@ const MAX_TEXT_IN_EVIDENCE = 300;
 
 type FieldName = 'title' | 'content' | 'summary' | 'html';
 
-// Built once from constant rule tables; it holds no state between calls.
+// Built once from constant rule tables; between calls it keeps only a bounded memo of each token's gates.
 const TEXT_RULE_TRIGGERS = createTriggerIndex(TEXT_RULES);
 
 /** One readable view of a field and how its indices map back to the original. */

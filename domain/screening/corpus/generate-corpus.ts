@@ -169,19 +169,23 @@ function languages(random: Random): { host: Lang; payload: Lang; lang: Generated
 }
 
 const SPLIT_SHARE: Record<Split, number> = { train: 0.6, validation: 0.2, test: 0.2 };
+/** A second pass of train items (own stream): with ~130 train payload families one pass gave each about a dozen items; validation recall at FPR 0.03 0.710 -> 0.767 (a third pass: 0.771). */
+const TRAIN_EXTRA_SHARE = 1;
 
 export function generateInjectionCorpus(seed = CORPUS_SEED): GeneratedItem[] {
   const items: GeneratedItem[] = [];
   let counter = 0;
   const next = () => String(++counter).padStart(5, '0');
-  for (const split of ['train', 'validation', 'test'] as const) {
-    // One stream a split: families added to train never change the validation or test items.
-    const random = createRandom(seed ^ fnv1a(split));
+  // One stream a split: families added to train never change the validation or test items. The
+  // second train pass comes last, so it shifts no validation or test id either.
+  const passes = [['train', 'train', 1], ['validation', 'validation', 1], ['test', 'test', 1], ['train', 'train-extra', TRAIN_EXTRA_SHARE]] as const;
+  for (const [split, stream, scale] of passes) {
+    const random = createRandom(seed ^ fnv1a(stream));
     const payloads = inSplit(PAYLOAD_SPLITS, split);
     const carriers = inSplit(CARRIER_SPLITS, split);
     const hosts = inSplit(HOST_SPLITS, split);
     const hards = inSplit(HARD_SPLITS, split);
-    const share = SPLIT_SHARE[split];
+    const share = SPLIT_SHARE[split] * scale;
     for (let n = 0; n < Math.round(CORPUS_SIZE.injection * share); n++) {
       const family = pick(random, payloads);
       const host = pick(random, hosts);

@@ -1,3 +1,5 @@
+import { WIDER_HARD_NEGATIVE_FAMILIES } from './train-only-hard-negatives.ts';
+
 /**
  * Benign page text for Skrya's own screening corpus, written for it: host pages (product pages,
  * recipes, job posts, forums, docs, news, reviews, code, feeds) that payloads are planted in, and
@@ -409,4 +411,5 @@ export const TRAIN_ONLY_HARD_NEGATIVE_FAMILIES: TextFamily[] = [
     en: ['The assistant shows the user a summary before it sends anything.', 'Your calendar must be connected before the assistant can book meetings for you.', 'If the user has not approved a purchase, the agent stops and asks.', 'You can change your default instructions in the settings page at any time.', 'The assistant never shares your files with other users of the workspace.', 'In testing, the assistant sometimes booked a room without asking; this has been fixed.'],
     zh: ['助手在发送任何内容之前，会先给用户看一份摘要。', '助手帮你预约会议之前，需要先连接你的日历。', '如果用户没有批准购买，智能体会停下来询问。', '你可以随时在设置页面修改默认指令。', '助手绝不会把你的文件分享给工作区里的其他用户。', '测试中助手偶尔未经询问就订了会议室，这个问题已修复。'],
   },
+  ...WIDER_HARD_NEGATIVE_FAMILIES,
 ];
