@@ -7,7 +7,6 @@
  * bench run measures every process count under the same load.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { consumerGroup, physicalTopic } from '../topics/topics.ts';
@@ -15,6 +14,7 @@ import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } f
 import { createBenchContext, encodeMessages, produceAll, type BenchContext } from './kafka-bench.ts';
 import { round } from './measure.ts';
 import { generateRuns, rawMessagesOf } from './stages.ts';
+import { freePort, scorerOutcomes } from '../test/support/service-ports.ts';
 
 export const SCALE_OUT_PARTITIONS = 12;
 
@@ -39,21 +39,6 @@ export interface ScaleOutScenario {
 export interface ScaleOutFigures {
   partitions: number;
   scenarios: ScaleOutScenario[];
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function scorerOutcomes(port: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  return text.split('\n')
-    .filter((line) => line.startsWith('skrya_messages_total{') && line.includes('service="scorer"'))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
 /** Input the scorer group has not committed yet on raw-results, every partition. */

@@ -6,7 +6,6 @@
  * with each item exactly once. Each instance's outcome count is reported (bench material).
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
@@ -16,6 +15,7 @@ import { consumerGroup, physicalTopic } from '../../topics/topics.ts';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps } from '../support/fault-workload.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
+import { freePort, scorerOutcomes } from '../support/service-ports.ts';
 
 const SCORERS = 8;
 const PARTITIONS = 12;
@@ -34,22 +34,6 @@ afterAll(async () => {
   await Promise.all(processes.map((process) => process.kill()));
   await harness?.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Outcomes (emitted, dropped, dead-lettered) a scorer process has produced, read from its /metrics. */
-async function scorerOutcomes(port: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  return text.split('\n')
-    .filter((line) => line.startsWith('skrya_messages_total{') && line.includes('service="scorer"'))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-}
 
 /** A group's members and the partitions of its input each one holds (none while it rebalances). */
 async function assignments(admin: ReturnType<Harness['pipeline']['kafka']['admin']>, service: 'scorer' | 'sink' = 'scorer'): Promise<number[][]> {

@@ -20,6 +20,7 @@ import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } f
 import { groupLag, judgeWorkload, planWorkload, publishStep, publishingSteps, type PlannedRun } from '../support/fault-workload.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 import { rawFileName } from '../../services/sink/raw-sink.ts';
+import { freePort } from '../support/service-ports.ts';
 
 const BUCKET = 'skrya-fleet';
 const PREFIX = 'fleet/';
@@ -32,14 +33,6 @@ let proxy: ToggleProxy;
 let publisher: Publisher;
 let admin: ReturnType<Harness['pipeline']['kafka']['admin']>;
 const processes: ServiceProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface ToggleProxy {
   port: number;
