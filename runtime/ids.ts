@@ -24,42 +24,23 @@ export type ReplayId = z.infer<typeof replayIdSchema>;
 
 type IdKind = 'tenant' | 'topic' | 'run' | 'replay';
 
-function invalidId(kind: IdKind, value: string, rule: string): SkryaError {
-  return new SkryaError('INVALID_ID', `${kind} id ${JSON.stringify(value)} is invalid: ${rule}`, { details: { kind, value } });
+/** A parser for one kind of id: the value, branded, or INVALID_ID naming the kind and the rule. */
+function idParser<Id extends string>(kind: IdKind, pattern: RegExp, rule: string): (value: string) => Id {
+  return (value) => {
+    if (!pattern.test(value)) throw new SkryaError('INVALID_ID', `${kind} id ${JSON.stringify(value)} is invalid: ${rule}`, { details: { kind, value } });
+    return value as Id;
+  };
 }
 
-/** For names found in the data tree or in headers, where an invalid one is skipped rather than an error. */
-export function isTenantId(value: string): value is TenantId {
-  return ID_PATTERN.test(value);
-}
+export const parseTenantId = idParser<TenantId>('tenant', ID_PATTERN, ID_RULE);
+export const parseTopicId = idParser<TopicId>('topic', ID_PATTERN, ID_RULE);
+export const parseRunId = idParser<RunId>('run', RUN_ID_PATTERN, RUN_ID_RULE);
+export const parseReplayId = idParser<ReplayId>('replay', ID_PATTERN, ID_RULE);
 
-export function isTopicId(value: string): value is TopicId {
-  return ID_PATTERN.test(value);
-}
-
-export function isReplayId(value: string): value is ReplayId {
-  return ID_PATTERN.test(value);
-}
-
-export function parseTenantId(value: string): TenantId {
-  if (!ID_PATTERN.test(value)) throw invalidId('tenant', value, ID_RULE);
-  return value as TenantId;
-}
-
-export function parseTopicId(value: string): TopicId {
-  if (!ID_PATTERN.test(value)) throw invalidId('topic', value, ID_RULE);
-  return value as TopicId;
-}
-
-export function parseRunId(value: string): RunId {
-  if (!RUN_ID_PATTERN.test(value)) throw invalidId('run', value, RUN_ID_RULE);
-  return value as RunId;
-}
-
-export function parseReplayId(value: string): ReplayId {
-  if (!ID_PATTERN.test(value)) throw invalidId('replay', value, ID_RULE);
-  return value as ReplayId;
-}
+/** For names found in the data tree, in headers or in URLs, where an invalid one is skipped or answered, not thrown. */
+export const isTenantId = (value: string): value is TenantId => ID_PATTERN.test(value);
+export const isTopicId = (value: string): value is TopicId => ID_PATTERN.test(value);
+export const isReplayId = (value: string): value is ReplayId => ID_PATTERN.test(value);
 
 /**
  * Joins segments under a root and proves the result stays inside it, so no segment, however it
