@@ -48,7 +48,7 @@ export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skr
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log }: LogEntry) => {
       const { message, ...extra } = log;
-      kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker }, message);
+      kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker, error: extra.error, groupId: extra.groupId, retryCount: extra.retryCount }, message);
     },
     retry: { initialRetryTime: 300, retries: options.retries ?? 10, maxRetryTime: 10_000 },
   });
