@@ -49,6 +49,7 @@ export interface ShardOwnersOptions<C extends TopicName, S extends TopicName> {
 export interface ShardMessage {
   topic: TopicName;
   key: string;
+  /** null is a tombstone: the key is deleted from a compacted topic. */
   value: unknown;
 }
 
@@ -319,7 +320,7 @@ async function encodeByTopic<C extends TopicName, S extends TopicName>(options: 
     topic: physicalTopic(naming, message.topic),
     message: {
       key: message.key,
-      value: await serde.encode(message.topic, message.value as never),
+      value: message.value === null ? null : await serde.encode(message.topic, message.value as never),
       headers: standardHeaders({ stage: service, naming, serde, topic: message.topic, value: message.value }),
     },
   })));
