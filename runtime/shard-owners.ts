@@ -166,6 +166,8 @@ function createGroupConsumer(kafka: Kafka, naming: TopicNaming, service: string,
     sessionTimeout,
     rebalanceTimeout: 60_000,
     heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+    // kafkajs heartbeats between fetches: an idle fetch must not wait out a short session (6 s in the fault tests).
+    maxWaitTimeInMs: Math.min(5_000, Math.floor(sessionTimeout / 3)),
     allowAutoTopicCreation: false,
     readUncommitted: false,
     maxBytes: 32 * 1024 * 1024,
