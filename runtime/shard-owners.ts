@@ -338,9 +338,13 @@ async function encodeByTopic<C extends TopicName, S extends TopicName>(options: 
 async function publishToShard<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, shard: number, messages: readonly ShardMessage[]): Promise<void> {
   const entry = context.producers.get(shard);
   if (!entry || !context.owned.has(shard) || entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} is not this member's`);
-  const topicMessages = await encodeByTopic(context.options, messages);
+  const forGeneration = context.generation;
+  // Queued at once, before any await: a rebalance that keeps the shard waits for this queue before
+  // it reads the shard's state, so a batch fired under the old state is either in that state or not sent.
   const run = entry.queue.then(async () => {
     if (entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`);
+    if (forGeneration !== context.generation) throw new SkryaError('SHARD_FENCED', `shard ${shard} was reassigned while this batch waited`);
+    const topicMessages = await encodeByTopic(context.options, messages);
     const transaction = await entry.producer.transaction();
     try {
       await transaction.sendBatch({ acks: -1, topicMessages });
