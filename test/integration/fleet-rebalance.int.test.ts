@@ -12,9 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anyExited, serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
-import { shardOfKey } from '../../runtime/shard-owners.ts';
-import { MONITOR_SHARDS } from '../../topics/topics.ts';
-import { exactlyOnce, fleetConfigs, fleetKey, publishFleet, watchRequests, type FleetTopic } from '../support/fleet.ts';
+import { exactlyOnce, fleetConfigs, fleetKey, publishFleet, shardMarkers, watchRequests, type FleetTopic } from '../support/fleet.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 
 const TENANTS = 10;
@@ -50,16 +48,9 @@ describe('shards moving between monitors', () => {
     const first = start(0);
     const monitors = [first];
     const watch = await watchRequests(pipeline);
-    /**
-     * A new daily topic on every shard, due at once: when all have fired, every shard's current
-     * owner has ticked after loading it, so a topic it would wrongly find due has fired too.
-     */
+    /** Publishes a marker on every shard and waits until they fired: every shard's owner has ticked since it loaded. */
     const fireMarkers = async (label: string, seenBefore: number): Promise<FleetTopic[]> => {
-      const markers: FleetTopic[] = [];
-      for (let index = 0; markers.length < MONITOR_SHARDS; index += 1) {
-        const key = { tenant: 'markers', topicId: `${label}-${index}`, key: `markers/${label}-${index}` };
-        if (!markers.some((marker) => shardOfKey(marker.key, MONITOR_SHARDS) === shardOfKey(key.key, MONITOR_SHARDS))) markers.push({ ...key, cadence: { every_minutes: 24 * 60 }, lastRunUntil: null });
-      }
+      const markers = shardMarkers(label);
       await publishFleet(pipeline, fleetConfigs(markers, new Date()));
       expect(await watch.waitFor(seenBefore + markers.length, 120_000)).toBe(true);
       return markers;
