@@ -28,16 +28,24 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
  * and rebalance; they are not errors. If the retries run out, the call fails and that failure is
  * logged (or crashes the stage) as an error by whoever made it. So responses with an error kafkajs
  * recovers from itself (its table's retriable errors, and REBALANCE_IN_PROGRESS, after which it
- * rejoins and says so at WARN) are logged at INFO; every other kafkajs error stays an ERROR.
+ * rejoins and says so at WARN) are logged at INFO, and so is its producer's "Failed to send
+ * messages" before it retries one of them (CONCURRENT_TRANSACTIONS when a shard's next
+ * transaction starts while the broker still writes the last one's markers); every other kafkajs
+ * error stays an ERROR.
  */
 const RECOVERED_RESPONSE_ERRORS: ReadonlySet<string> = (() => {
   const { errorCodes } = createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as { errorCodes: Array<{ type: string; message: string; retriable: boolean }> };
   return new Set(errorCodes.filter((code) => code.retriable || code.type === 'REBALANCE_IN_PROGRESS').map((code) => code.message));
 })();
 
+/** kafkajs's producer says this before it retries a send that met a retriable error (the error's text follows). */
+const SEND_RETRIED = 'Failed to send messages: ';
+
 export function kafkajsLogLevel(level: number, message: string, error: unknown): 'error' | 'warn' | 'info' | 'debug' {
-  if (level === logLevel.ERROR && message.startsWith('Response ') && typeof error === 'string' && RECOVERED_RESPONSE_ERRORS.has(error)) return 'info';
-  return LEVELS[level] ?? 'info';
+  if (level !== logLevel.ERROR) return LEVELS[level] ?? 'info';
+  const recovered = message.startsWith('Response ') ? typeof error === 'string' && RECOVERED_RESPONSE_ERRORS.has(error)
+    : message.startsWith(SEND_RETRIED) && RECOVERED_RESPONSE_ERRORS.has(message.slice(SEND_RETRIED.length));
+  return recovered ? 'info' : 'error';
 }
 
 /**
