@@ -20,7 +20,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { createRandom } from '../domain/learned/random.ts';
 import { createMonitor } from '../services/monitor/monitor.ts';
 import { serviceEnv, spawnService, type ServiceProcess } from '../test/support/fault-processes.ts';
-import { dueAfter, exactlyOnce, fleetConfigs, fleetKey, publishFleet, watchRequests, type Cadence, type ExactlyOnceVerdict, type FleetTopic, type RequestWatch } from '../test/support/fleet.ts';
+import { dueAfter, exactlyOnce, fleetConfigs, fleetKey, publishFleet, shardMarkers, watchRequests, type Cadence, type ExactlyOnceVerdict, type FleetTopic, type RequestWatch } from '../test/support/fleet.ts';
 import { createBenchContext, type BenchContext } from './kafka-bench.ts';
 import { percentile, round, sleep } from './measure.ts';
 
@@ -65,6 +65,8 @@ export interface SteadyFigures {
   processes: number;
   topics: number;
   configuredRunsPerDay: number;
+  /** From publishing the configs until every monitor had read them: the window starts then. */
+  loadedSeconds: number;
   windowSeconds: number;
   dueInWindow: number;
   firedInWindow: number;
@@ -301,11 +303,21 @@ export async function benchFleetSteady(size: FleetSize, options: { processes: nu
   const count = size.tenants * size.topicsPerTenant;
   const session = await openSession(`fleet-${options.soak ? 'soak' : 'steady'}-${options.processes}`, options.processes, 45_000);
   try {
-    const { topics, runsPerDay } = steadyTopics(size, Date.now(), options.seed);
+    const publishStarted = Date.now();
+    const { topics, runsPerDay } = steadyTopics(size, publishStarted, options.seed);
     const cadences = new Map(topics.map((topic) => [topic.key, topic.cadence]));
     await publishFleet(session.context.pipeline, fleetConfigs(topics, new Date()));
-    // Measured from a little after the configs are out: topics due before were fired while loading.
-    const windowStart = Date.now() + 10_000;
+    // Measured from when every monitor has read the configs (a marker published after them on every
+    // shard has fired): a topic due while its config was still unread is a load-time figure, not a steady one.
+    const markers = shardMarkers('steady');
+    await publishFleet(session.context.pipeline, fleetConfigs(markers, new Date()));
+    // Other topics fall due meanwhile, so the markers themselves are looked for, not a count.
+    const markerKeys = new Set(markers.map((marker) => marker.key));
+    for (const deadline = Date.now() + 600_000; session.watch.seen.filter((request) => markerKeys.has(request.key)).length < markerKeys.size; await sleep(250)) {
+      if (Date.now() > deadline) throw new Error('steady: the monitors did not read the configs within 600 s');
+    }
+    const windowStart = Date.now();
+    const loadedSeconds = round((windowStart - publishStarted) / 1000, 1);
     const windowEnd = windowStart + options.windowSeconds * 1000;
     const rssMbByMinute: number[] = [];
     while (Date.now() < windowEnd) {
@@ -322,7 +334,9 @@ export async function benchFleetSteady(size: FleetSize, options: { processes: nu
     }, 0);
     const latencies: number[] = [];
     for (const request of session.watch.seen) {
-      const due = dueAfter(cadences.get(request.key)!, request.since);
+      const cadence = cadences.get(request.key);
+      if (cadence === undefined) continue;
+      const due = dueAfter(cadence, request.since);
       if (due >= windowStart && due <= windowEnd) latencies.push(request.seenAt - due);
     }
     return {
@@ -330,6 +344,7 @@ export async function benchFleetSteady(size: FleetSize, options: { processes: nu
       processes: options.processes,
       topics: count,
       configuredRunsPerDay: runsPerDay,
+      loadedSeconds,
       windowSeconds: options.windowSeconds,
       dueInWindow,
       firedInWindow: latencies.length,

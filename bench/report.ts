@@ -222,7 +222,7 @@ function steadyRows(steady: SteadyFigures): Row[] {
   const who = `${steady.processes} monitor${steady.processes > 1 ? 's' : ''}, ${formatNumber(steady.topics)} topics at ${formatNumber(steady.configuredRunsPerDay)} runs/day`;
   const memory = steady.rssMbByMinute.length > 1 ? `; RSS by minute ${steady.rssMbByMinute.map((mb) => formatNumber(mb)).join(', ')} MB` : '';
   return [[
-    `fleet ${steady.scenario}, ${who}, ${formatNumber(steady.windowSeconds)} s`,
+    `fleet ${steady.scenario}, ${who}, ${formatNumber(steady.windowSeconds)} s once the configs were read (${formatNumber(steady.loadedSeconds)} s after publishing)`,
     `${formatNumber(steady.firedInWindow)}/${formatNumber(steady.dueInWindow)} due fired; due → emitted p50 ${formatNumber(steady.p50Ms)} ms, p99 ${formatNumber(steady.p99Ms)} ms, max ${formatNumber(steady.maxMs)} ms; ${monitorsText(steady.monitors)}; ${formatNumber(errorCount(steady.monitors))} error lines${memory}`,
     `p99 ≤ ${FLEET_AIMS.steadyP99Ms / 1000} s`,
     met(steady.p99Ms <= FLEET_AIMS.steadyP99Ms && steady.firedInWindow >= steady.dueInWindow),

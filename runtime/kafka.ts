@@ -1,4 +1,5 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
+import { createRequire } from 'node:module';
 import kafkajs, { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { brokerList, type SkryaConfig } from './config.ts';
@@ -18,6 +19,34 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.INFO]: 'info',
   [logLevel.DEBUG]: 'debug',
 };
+
+/**
+ * kafkajs logs at ERROR every broker response that carries an error code, before its own retry or
+ * rejoin deals with it: a coordinator still loading or moving, a transaction still being aborted
+ * (CONCURRENT_TRANSACTIONS while a new shard owner fences the old one), the heartbeats that find a
+ * group rebalancing when a member joins or leaves. In a healthy fleet these happen at every start
+ * and rebalance; they are not errors. If the retries run out, the call fails and that failure is
+ * logged (or crashes the stage) as an error by whoever made it. So responses with an error kafkajs
+ * recovers from itself (its table's retriable errors, and REBALANCE_IN_PROGRESS, after which it
+ * rejoins and says so at WARN) are logged at INFO, and so is its producer's "Failed to send
+ * messages" before it retries one of them (CONCURRENT_TRANSACTIONS when a shard's next
+ * transaction starts while the broker still writes the last one's markers); every other kafkajs
+ * error stays an ERROR.
+ */
+const RECOVERED_RESPONSE_ERRORS: ReadonlySet<string> = (() => {
+  const { errorCodes } = createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as { errorCodes: Array<{ type: string; message: string; retriable: boolean }> };
+  return new Set(errorCodes.filter((code) => code.retriable || code.type === 'REBALANCE_IN_PROGRESS').map((code) => code.message));
+})();
+
+/** kafkajs's producer says this before it retries a send that met a retriable error (the error's text follows). */
+const SEND_RETRIED = 'Failed to send messages: ';
+
+export function kafkajsLogLevel(level: number, message: string, error: unknown): 'error' | 'warn' | 'info' | 'debug' {
+  if (level !== logLevel.ERROR) return LEVELS[level] ?? 'info';
+  const recovered = message.startsWith('Response ') ? typeof error === 'string' && RECOVERED_RESPONSE_ERRORS.has(error)
+    : message.startsWith(SEND_RETRIED) && RECOVERED_RESPONSE_ERRORS.has(message.slice(SEND_RETRIED.length));
+  return recovered ? 'info' : 'error';
+}
 
 /**
  * kafkajs 2.2.4 schedules "check now" as a negative delay (tulios/kafkajs#1751), which Node 24
@@ -48,7 +77,7 @@ export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skr
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log }: LogEntry) => {
       const { message, ...extra } = log;
-      kafkaLogger[LEVELS[level] ?? 'info']({ namespace: log.namespace, broker: extra.broker }, message);
+      kafkaLogger[kafkajsLogLevel(level, message, extra.error)]({ namespace: log.namespace, broker: extra.broker, error: extra.error, groupId: extra.groupId, retryCount: extra.retryCount }, message);
     },
     retry: { initialRetryTime: 300, retries: options.retries ?? 10, maxRetryTime: 10_000 },
   });

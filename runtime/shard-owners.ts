@@ -12,7 +12,7 @@
  * or not at all, by the shard's current owner only. Offsets are never committed: configs are
  * re-read from the start on every assignment (the topic is compacted, so that is one record a key).
  */
-import { Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type ConsumerGroupJoinEvent, type Producer } from 'kafkajs';
 import { SkryaError, isSkryaError } from './errors.ts';
 import type { Kafka } from './kafka.ts';
 import type { Logger } from './logger.ts';
@@ -49,6 +49,7 @@ export interface ShardOwnersOptions<C extends TopicName, S extends TopicName> {
 export interface ShardMessage {
   topic: TopicName;
   key: string;
+  /** null is a tombstone: the key is deleted from a compacted topic. */
   value: unknown;
 }
 
@@ -110,33 +111,289 @@ interface ShardProducer {
   fenced: boolean;
 }
 
-// eslint-disable-next-line max-lines-per-function -- merged from issue 19 at 209 lines; splitting it (load, fence, publish) is issue 14 work still open
-export async function startShardOwners<C extends TopicName, S extends TopicName>(options: ShardOwnersOptions<C, S>): Promise<ShardOwners> {
-  const { kafka, serde, naming, service, handlers } = options;
-  const configTopic = physicalTopic(naming, options.configTopic);
-  const stateTopic = physicalTopic(naming, options.stateTopic);
-  const logger = options.logger.child({ service, topic: configTopic });
-  const sessionTimeout = options.sessionTimeoutMs ?? 45_000;
-  const producers = new Map<number, ShardProducer>();
+/** What one member's shard ownership holds between Kafka's callbacks. */
+interface OwnersContext<C extends TopicName, S extends TopicName> {
+  options: ShardOwnersOptions<C, S>;
+  configTopic: string;
+  stateTopic: string;
+  logger: Logger;
+  consumer: Consumer;
+  producers: Map<number, ShardProducer>;
   /** Shards that may be published to: owned in the current generation. */
-  const owned = new Set<number>();
-  /** Per shard: the next config offset to read, and who waits for it to reach an end. */
-  const positions = new Map<number, bigint>();
-  const positionWaiters = new Map<number, { end: bigint; resolve: () => void }>();
-  let generation = 0;
-  let stopping = false;
-  const { promise: ready, resolve: resolveReady } = Promise.withResolvers<void>();
+  owned: Set<number>;
+  positions: ConfigPositions;
+  generation: number;
+  stopping: boolean;
+  resolveReady: () => void;
+  failLoad: (error: Error) => void;
+}
 
-  const consumer: Consumer = kafka.consumer({
+/** Per shard: the next config offset to read, and who waits for it to reach an end. */
+interface ConfigPositions {
+  advance(shard: number, next: bigint): void;
+  /** Resolves once the shard's configs are read up to `end`. */
+  readTo(shard: number, end: bigint): Promise<void>;
+  /** A new assignment: earlier waiters are dropped, and these shards are read from the start again. */
+  restart(shards: readonly number[]): void;
+}
+
+function createConfigPositions(): ConfigPositions {
+  const positions = new Map<number, bigint>();
+  const waiters = new Map<number, { end: bigint; resolve: () => void }>();
+  return {
+    advance(shard, next) {
+      positions.set(shard, next);
+      const waiter = waiters.get(shard);
+      if (waiter && next >= waiter.end) {
+        waiters.delete(shard);
+        waiter.resolve();
+      }
+    },
+    readTo(shard, end) {
+      if ((positions.get(shard) ?? 0n) >= end) return Promise.resolve();
+      return new Promise((resolve) => waiters.set(shard, { end, resolve }));
+    },
+    restart(shards) {
+      waiters.clear();
+      for (const shard of shards) positions.set(shard, 0n);
+    },
+  };
+}
+
+function createGroupConsumer(kafka: Kafka, naming: TopicNaming, service: string, sessionTimeout: number): Consumer {
+  return kafka.consumer({
     groupId: consumerGroup(naming, service),
     sessionTimeout,
     rebalanceTimeout: 60_000,
     heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+    // kafkajs heartbeats between fetches: an idle fetch must not wait out a short session (6 s in the fault tests).
+    maxWaitTimeInMs: Math.min(5_000, Math.floor(sessionTimeout / 3)),
     allowAutoTopicCreation: false,
     readUncommitted: false,
     maxBytes: 32 * 1024 * 1024,
   });
+}
+
+/** Each partition's end offset (the offset the next record will get). */
+async function endOffsets(kafka: Kafka, topic: string): Promise<Map<number, bigint>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return new Map((await admin.fetchTopicOffsets(topic)).map((partition) => [partition.partition, BigInt(partition.high)]));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function shardProducer<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, shard: number): Promise<ShardProducer> {
+  const existing = context.producers.get(shard);
+  if (existing && !existing.fenced) {
+    // Kept across a rebalance: the state is read only after our own transaction in flight ends.
+    await existing.queue;
+    return existing;
+  }
+  const { kafka, naming, service } = context.options;
+  const producer = kafka.producer({ ...PRODUCER_CONFIG, transactionalId: shardTransactionalId(naming, service, shard) });
+  // Initialising the transactional id aborts the previous owner's open transaction and fences it.
+  await producer.connect();
+  const created: ShardProducer = { producer, queue: Promise.resolve(), fenced: false };
+  context.producers.set(shard, created);
+  return created;
+}
+
+/** Every key's newest committed value in the given partitions of the state topic. */
+async function readState<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, shards: readonly number[]): Promise<Map<number, Map<string, ValueOf<S>>>> {
+  const { kafka, serde, naming } = context.options;
+  const { stateTopic } = context;
+  const states = new Map(shards.map((shard) => [shard, new Map<string, ValueOf<S>>()]));
+  const ends = await endOffsets(kafka, stateTopic);
+  const pending = new Set(shards.filter((shard) => (ends.get(shard) ?? 0n) > 0n));
+  if (pending.size === 0) return states;
+  // A throwaway group that never commits: reading state disturbs no one.
+  const readerGroupId = readerGroup(naming, `state-${context.options.stateTopic}`);
+  const reader = kafka.consumer({ groupId: readerGroupId, readUncommitted: false, maxBytes: 32 * 1024 * 1024 });
+  await reader.connect();
+  await reader.subscribe({ topic: stateTopic, fromBeginning: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      void reader.run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          const state = states.get(batch.partition);
+          if (!state) {
+            reader.pause([{ topic: stateTopic, partitions: [batch.partition] }]);
+            return;
+          }
+          for (const message of batch.messages) {
+            const key = message.key?.toString('utf8');
+            if (key === undefined) continue;
+            if (message.value === null) state.delete(key);
+            else state.set(key, await serde.decode(context.options.stateTopic, message.value));
+          }
+          // Transaction markers occupy offsets too, so "done" is reaching the end offset.
+          if (BigInt(batch.lastOffset()) + 1n >= (ends.get(batch.partition) ?? 0n)) {
+            pending.delete(batch.partition);
+            if (pending.size === 0) resolve();
+          }
+        },
+      }).catch(reject);
+    });
+  } finally {
+    await reader.disconnect();
+    const cleanup = kafka.admin();
+    await cleanup.connect().then(() => cleanup.deleteGroups([readerGroupId])).catch(() => {}).finally(() => cleanup.disconnect());
+  }
+  return states;
+}
+
+/** Fences, restores state and reads configs for an assignment, then hands its shards over (unless a newer assignment came). */
+async function loadShards<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, forGeneration: number, shards: readonly number[]): Promise<void> {
+  const configEnds = await endOffsets(context.options.kafka, context.configTopic);
+  await Promise.all(shards.map((shard) => shardProducer(context, shard)));
+  if (forGeneration !== context.generation) return;
+  const states = await readState(context, shards);
+  await Promise.all(shards.map((shard) => context.positions.readTo(shard, configEnds.get(shard) ?? 0n)));
+  if (forGeneration !== context.generation) return;
+  for (const shard of shards) {
+    context.owned.add(shard);
+    context.options.handlers.onShardLoaded(shard, states.get(shard)!);
+  }
+  context.logger.info({ shards, generation: forGeneration }, 'shards loaded');
+  context.resolveReady();
+}
+
+/** A new generation: drop the shards no longer ours, re-read the assigned ones from the start, load them. */
+function onGroupJoin<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, event: ConsumerGroupJoinEvent): void {
+  context.generation += 1;
+  const forGeneration = context.generation;
+  const { configTopic, consumer, producers, logger } = context;
+  const shards = [...(event.payload.memberAssignment[configTopic] ?? [])].sort((a, b) => a - b);
+  logger.info({ memberId: event.payload.memberId, shards, generation: forGeneration }, 'joined group');
+  context.owned.clear();
+  for (const [shard, entry] of producers) {
+    if (shards.includes(shard)) continue;
+    producers.delete(shard);
+    // Let its transaction in flight end (it commits, or fails because a new owner fenced it).
+    void entry.queue.finally(() => entry.producer.disconnect()).catch(() => {});
+  }
+  // Configs are re-read from the start of every assigned partition: the owner rebuilds its schedule from them.
+  context.positions.restart(shards);
+  for (const shard of shards) consumer.seek({ topic: configTopic, partition: shard, offset: '0' });
+  context.options.handlers.onAssignment(shards);
+  loadShards(context, forGeneration, shards).catch((error: unknown) => {
+    if (context.stopping) return;
+    // The broker stayed away through every retry: the process goes down loudly and its
+    // supervisor restarts it; the shards are assigned and loaded again, nothing was fired.
+    logger.fatal({ err: error, shards }, 'loading the assigned shards failed');
+    context.failLoad(error instanceof Error ? error : new Error(String(error)));
+  });
+}
+
+type EachBatchPayload = Parameters<NonNullable<Parameters<Consumer['run']>[0]>['eachBatch'] & {}>[0];
+
+/** Hands each config record (or tombstone) of a batch to the owner, and moves the shard's read position on. */
+async function consumeConfigs<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, { batch, isRunning, isStale, heartbeat }: EachBatchPayload): Promise<void> {
+  const { handlers, serde, configTopic } = context.options;
+  for (const message of batch.messages) {
+    if (!isRunning() || isStale()) return;
+    const key = message.key?.toString('utf8');
+    if (key !== undefined) {
+      if (message.value === null) handlers.onConfig(batch.partition, key, null);
+      else {
+        try {
+          handlers.onConfig(batch.partition, key, await serde.decode(configTopic, message.value));
+        } catch (error) {
+          // A config that cannot be decoded can never be: the topic keeps its previous config.
+          if (!isSkryaError(error) || error.retriable) throw error;
+          context.logger.error({ err: error, partition: batch.partition, offset: message.offset, key }, 'config skipped');
+        }
+      }
+    }
+    context.positions.advance(batch.partition, BigInt(message.offset) + 1n);
+  }
+  context.positions.advance(batch.partition, BigInt(batch.lastOffset()) + 1n);
+  await heartbeat();
+}
+
+/** The messages encoded, grouped by physical topic, as one sendBatch wants them. */
+async function encodeByTopic<C extends TopicName, S extends TopicName>(options: ShardOwnersOptions<C, S>, messages: readonly ShardMessage[]) {
+  const { serde, naming, service } = options;
+  const records = await Promise.all(messages.map(async (message) => ({
+    topic: physicalTopic(naming, message.topic),
+    message: {
+      key: message.key,
+      value: message.value === null ? null : await serde.encode(message.topic, message.value as never),
+      headers: standardHeaders({ stage: service, naming, serde, topic: message.topic, value: message.value }),
+    },
+  })));
+  const byTopic = new Map<string, Array<(typeof records)[number]['message']>>();
+  for (const record of records) {
+    const list = byTopic.get(record.topic) ?? [];
+    list.push(record.message);
+    byTopic.set(record.topic, list);
+  }
+  return [...byTopic].map(([topic, list]) => ({ topic, messages: list }));
+}
+
+async function publishToShard<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, shard: number, messages: readonly ShardMessage[]): Promise<void> {
+  const entry = context.producers.get(shard);
+  if (!entry || !context.owned.has(shard) || entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} is not this member's`);
+  const forGeneration = context.generation;
+  // Queued at once, before any await: a rebalance that keeps the shard waits for this queue before
+  // it reads the shard's state, so a batch fired under the old state is either in that state or not sent.
+  const run = entry.queue.then(async () => {
+    if (entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`);
+    if (forGeneration !== context.generation) throw new SkryaError('SHARD_FENCED', `shard ${shard} was reassigned while this batch waited`);
+    const topicMessages = await encodeByTopic(context.options, messages);
+    const transaction = await entry.producer.transaction();
+    try {
+      await transaction.sendBatch({ acks: -1, topicMessages });
+      await transaction.commit();
+    } catch (error) {
+      await transaction.abort().catch(() => {});
+      if (!isFenced(error)) throw error;
+      entry.fenced = true;
+      context.owned.delete(shard);
+      throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`, { cause: error });
+    }
+  });
+  entry.queue = run.catch(() => {});
+  return run;
+}
+
+async function stopOwners<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>): Promise<void> {
+  context.stopping = true;
+  context.owned.clear();
+  await context.consumer.disconnect();
+  await Promise.all([...context.producers.values()].map(async (entry) => {
+    await entry.queue;
+    await entry.producer.disconnect();
+  }));
+  context.producers.clear();
+}
+
+export async function startShardOwners<C extends TopicName, S extends TopicName>(options: ShardOwnersOptions<C, S>): Promise<ShardOwners> {
+  const { kafka, naming, service } = options;
+  const configTopic = physicalTopic(naming, options.configTopic);
+  const stateTopic = physicalTopic(naming, options.stateTopic);
+  const logger = options.logger.child({ service, topic: configTopic });
+  const consumer = createGroupConsumer(kafka, naming, service, options.sessionTimeoutMs ?? 45_000);
+  const { promise: ready, resolve: resolveReady } = Promise.withResolvers<void>();
   const { promise: loadFailed, resolve: failLoad } = Promise.withResolvers<Error>();
+  const context: OwnersContext<C, S> = {
+    options,
+    configTopic,
+    stateTopic,
+    logger,
+    consumer,
+    producers: new Map(),
+    owned: new Set(),
+    positions: createConfigPositions(),
+    generation: 0,
+    stopping: false,
+    resolveReady,
+    failLoad,
+  };
   const consumerCrashed = new Promise<Error>((resolve) => {
     consumer.on(consumer.events.CRASH, (event) => {
       if (event.payload.restart) return;
@@ -144,202 +401,18 @@ export async function startShardOwners<C extends TopicName, S extends TopicName>
       resolve(event.payload.error);
     });
   });
-
-  function advance(shard: number, next: bigint): void {
-    positions.set(shard, next);
-    const waiter = positionWaiters.get(shard);
-    if (waiter && next >= waiter.end) {
-      positionWaiters.delete(shard);
-      waiter.resolve();
-    }
-  }
-
-  function configsReadTo(shard: number, end: bigint): Promise<void> {
-    if ((positions.get(shard) ?? 0n) >= end) return Promise.resolve();
-    return new Promise((resolve) => positionWaiters.set(shard, { end, resolve }));
-  }
-
-  async function shardProducer(shard: number): Promise<ShardProducer> {
-    const existing = producers.get(shard);
-    if (existing && !existing.fenced) {
-      // Kept across a rebalance: the state is read only after our own transaction in flight ends.
-      await existing.queue;
-      return existing;
-    }
-    const producer = kafka.producer({ ...PRODUCER_CONFIG, transactionalId: shardTransactionalId(naming, service, shard) });
-    // Initialising the transactional id aborts the previous owner's open transaction and fences it.
-    await producer.connect();
-    const created: ShardProducer = { producer, queue: Promise.resolve(), fenced: false };
-    producers.set(shard, created);
-    return created;
-  }
-
-  /** Every key's newest committed value in the given partitions of the state topic. */
-  async function readState(shards: readonly number[]): Promise<Map<number, Map<string, ValueOf<S>>>> {
-    const states = new Map(shards.map((shard) => [shard, new Map<string, ValueOf<S>>()]));
-    const admin = kafka.admin();
-    await admin.connect();
-    const ends = new Map((await admin.fetchTopicOffsets(stateTopic)).map((partition) => [partition.partition, BigInt(partition.high)]));
-    await admin.disconnect();
-    const pending = new Set(shards.filter((shard) => (ends.get(shard) ?? 0n) > 0n));
-    if (pending.size === 0) return states;
-    // A throwaway group that never commits: reading state disturbs no one.
-    const readerGroupId = readerGroup(naming, `state-${options.stateTopic}`);
-    const reader = kafka.consumer({ groupId: readerGroupId, readUncommitted: false, maxBytes: 32 * 1024 * 1024 });
-    await reader.connect();
-    await reader.subscribe({ topic: stateTopic, fromBeginning: true });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        void reader.run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            const state = states.get(batch.partition);
-            if (!state) {
-              reader.pause([{ topic: stateTopic, partitions: [batch.partition] }]);
-              return;
-            }
-            for (const message of batch.messages) {
-              const key = message.key?.toString('utf8');
-              if (key === undefined) continue;
-              if (message.value === null) state.delete(key);
-              else state.set(key, await serde.decode(options.stateTopic, message.value));
-            }
-            // Transaction markers occupy offsets too, so "done" is reaching the end offset.
-            if (BigInt(batch.lastOffset()) + 1n >= (ends.get(batch.partition) ?? 0n)) {
-              pending.delete(batch.partition);
-              if (pending.size === 0) resolve();
-            }
-          },
-        }).catch(reject);
-      });
-    } finally {
-      await reader.disconnect();
-      const cleanup = kafka.admin();
-      await cleanup.connect().then(() => cleanup.deleteGroups([readerGroupId])).catch(() => {}).finally(() => cleanup.disconnect());
-    }
-    return states;
-  }
-
-  async function load(forGeneration: number, shards: readonly number[]): Promise<void> {
-    const admin = kafka.admin();
-    await admin.connect();
-    const configEnds = new Map((await admin.fetchTopicOffsets(configTopic)).map((partition) => [partition.partition, BigInt(partition.high)]));
-    await admin.disconnect();
-    await Promise.all(shards.map((shard) => shardProducer(shard)));
-    if (forGeneration !== generation) return;
-    const states = await readState(shards);
-    await Promise.all(shards.map((shard) => configsReadTo(shard, configEnds.get(shard) ?? 0n)));
-    if (forGeneration !== generation) return;
-    for (const shard of shards) {
-      owned.add(shard);
-      handlers.onShardLoaded(shard, states.get(shard)!);
-    }
-    logger.info({ shards, generation: forGeneration }, 'shards loaded');
-    resolveReady();
-  }
-
-  consumer.on(consumer.events.GROUP_JOIN, (event) => {
-    generation += 1;
-    const forGeneration = generation;
-    const shards = [...(event.payload.memberAssignment[configTopic] ?? [])].sort((a, b) => a - b);
-    logger.info({ memberId: event.payload.memberId, shards, generation }, 'joined group');
-    owned.clear();
-    positionWaiters.clear();
-    for (const [shard, entry] of producers) {
-      if (shards.includes(shard)) continue;
-      producers.delete(shard);
-      // Let its transaction in flight end (it commits, or fails because a new owner fenced it).
-      void entry.queue.finally(() => entry.producer.disconnect()).catch(() => {});
-    }
-    // Configs are re-read from the start of every assigned partition: the owner rebuilds its schedule from them.
-    for (const shard of shards) {
-      positions.set(shard, 0n);
-      consumer.seek({ topic: configTopic, partition: shard, offset: '0' });
-    }
-    handlers.onAssignment(shards);
-    load(forGeneration, shards).catch((error: unknown) => {
-      if (stopping) return;
-      // The broker stayed away through every retry: the process goes down loudly and its
-      // supervisor restarts it; the shards are assigned and loaded again, nothing was fired.
-      logger.fatal({ err: error, shards }, 'loading the assigned shards failed');
-      failLoad(error instanceof Error ? error : new Error(String(error)));
-    });
-  });
-
-  async function eachBatch({ batch, isRunning, isStale, heartbeat }: Parameters<NonNullable<Parameters<Consumer['run']>[0]>['eachBatch'] & {}>[0]): Promise<void> {
-    for (const message of batch.messages) {
-      if (!isRunning() || isStale()) return;
-      const key = message.key?.toString('utf8');
-      if (key !== undefined) {
-        if (message.value === null) handlers.onConfig(batch.partition, key, null);
-        else {
-          try {
-            handlers.onConfig(batch.partition, key, await serde.decode(options.configTopic, message.value));
-          } catch (error) {
-            // A config that cannot be decoded can never be: the topic keeps its previous config.
-            if (!isSkryaError(error) || error.retriable) throw error;
-            logger.error({ err: error, partition: batch.partition, offset: message.offset, key }, 'config skipped');
-          }
-        }
-      }
-      advance(batch.partition, BigInt(message.offset) + 1n);
-    }
-    advance(batch.partition, BigInt(batch.lastOffset()) + 1n);
-    await heartbeat();
-  }
+  consumer.on(consumer.events.GROUP_JOIN, (event) => onGroupJoin(context, event));
 
   await assertSameShards(kafka, configTopic, stateTopic);
   await consumer.connect();
   await consumer.subscribe({ topic: configTopic, fromBeginning: true });
-  await consumer.run({ autoCommit: false, eachBatch });
+  await consumer.run({ autoCommit: false, eachBatch: (payload) => consumeConfigs(context, payload) });
 
   return {
     ready,
     crashed: Promise.race([consumerCrashed, loadFailed]),
-    async publish(shard, messages) {
-      const entry = producers.get(shard);
-      if (!entry || !owned.has(shard) || entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} is not this member's`);
-      const records = await Promise.all(messages.map(async (message) => ({
-        topic: physicalTopic(naming, message.topic),
-        message: {
-          key: message.key,
-          value: await serde.encode(message.topic, message.value as never),
-          headers: standardHeaders({ stage: service, naming, serde, topic: message.topic, value: message.value }),
-        },
-      })));
-      const byTopic = new Map<string, Array<(typeof records)[number]['message']>>();
-      for (const record of records) {
-        const list = byTopic.get(record.topic) ?? [];
-        list.push(record.message);
-        byTopic.set(record.topic, list);
-      }
-      const run = entry.queue.then(async () => {
-        if (entry.fenced) throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`);
-        const transaction = await entry.producer.transaction();
-        try {
-          await transaction.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
-          await transaction.commit();
-        } catch (error) {
-          await transaction.abort().catch(() => {});
-          if (!isFenced(error)) throw error;
-          entry.fenced = true;
-          owned.delete(shard);
-          throw new SkryaError('SHARD_FENCED', `shard ${shard} was fenced by a newer owner`, { cause: error });
-        }
-      });
-      entry.queue = run.catch(() => {});
-      return run;
-    },
-    async stop() {
-      stopping = true;
-      owned.clear();
-      await consumer.disconnect();
-      await Promise.all([...producers.values()].map(async (entry) => {
-        await entry.queue;
-        await entry.producer.disconnect();
-      }));
-      producers.clear();
-    },
+    publish: (shard, messages) => publishToShard(context, shard, messages),
+    stop: () => stopOwners(context),
   };
 }
 

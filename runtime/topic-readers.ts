@@ -196,11 +196,12 @@ export async function readTimeRange(options: {
 }
 
 
-export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> }>> {
+/** Every record of the topic up to its end (committed only), tombstones (null values) included. */
+async function readRecordsToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> | null }>> {
   const topic = physicalTopic(options.naming, options.topic);
   // Transaction markers occupy offsets too, so "done" is reaching the end offset, not a message count.
   const ends = new Map((await withAdmin(options.kafka, (admin) => admin.fetchTopicOffsets(topic))).map((partition) => [partition.partition, BigInt(partition.high)]));
-  const values: Array<{ key: string | null; value: ValueOf<T> }> = [];
+  const values: Array<{ key: string | null; value: ValueOf<T> | null }> = [];
   const pending = new Set([...ends].filter(([, high]) => high > 0n).map(([partition]) => partition));
   if (pending.size === 0) return values;
 
@@ -223,7 +224,7 @@ export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafk
         autoCommit: false,
         eachBatch: async ({ batch }) => {
           for (const message of batch.messages) {
-            if (message.value) values.push({ key: message.key?.toString('utf8') ?? null, value: await options.serde.decode(options.topic, message.value) });
+            values.push({ key: message.key?.toString('utf8') ?? null, value: message.value ? await options.serde.decode(options.topic, message.value) : null });
           }
           settle(batch.partition, BigInt(batch.lastOffset()) + 1n);
         },
@@ -236,10 +237,19 @@ export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafk
   return values;
 }
 
-/** A compacted state topic as a map: every key's newest value. */
+/** Every record with a value of the topic up to its end (committed only). */
+export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> }>> {
+  return (await readRecordsToEnd(options)).filter((record): record is { key: string | null; value: ValueOf<T> } => record.value !== null);
+}
+
+/** A compacted state topic as a map: every key's newest value; a tombstone deletes its key. */
 export async function readCompactedTopic<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Map<string, ValueOf<T>>> {
   const state = new Map<string, ValueOf<T>>();
-  for (const { key, value } of await readTopicToEnd(options)) if (key !== null) state.set(key, value);
+  for (const { key, value } of await readRecordsToEnd(options)) {
+    if (key === null) continue;
+    if (value === null) state.delete(key);
+    else state.set(key, value);
+  }
   return state;
 }
 

@@ -94,10 +94,13 @@ async function startMonitor(pipeline: Pipeline, options: RunStagesOptions): Prom
   let stopped = false;
   const monitor = createMonitor({
     logger,
-    publish: (shard, fired) => owners.publish(shard, fired.flatMap(({ request, state }) => {
-      const key = topicKeyOf(request);
-      return [{ topic: 'retrieval-requests' as const, key, value: request }, { topic: 'monitor-state' as const, key, value: state }];
-    })),
+    publish: (shard, fired, deletedStates) => owners.publish(shard, [
+      ...deletedStates.map((key) => ({ topic: 'monitor-state' as const, key, value: null })),
+      ...fired.flatMap(({ request, state }) => {
+        const key = topicKeyOf(request);
+        return [{ topic: 'retrieval-requests' as const, key, value: request }, { topic: 'monitor-state' as const, key, value: state }];
+      }),
+    ]),
   });
   /** Ticks now (after the tick in flight), then sleeps until the next topic is due. */
   const tickSoon = (): Promise<unknown> => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import path from 'node:path';
-import { loadBindingsFile, parseBindFlag, type Binding } from '../../services/retriever/index.ts';
+import type { Binding } from '../../services/retriever/index.ts';
 import { SERVICE_NAMES, runStages, type ServiceName } from '../../services/run-services.ts';
 import { DEFAULT_UI_HOST, parsePort } from './ui.ts';
 
@@ -19,10 +19,12 @@ export function registerRunCommand(program: Command): void {
       if (unknown.length > 0) throw new SkryaError('INVALID_INPUT', `unknown service ${unknown.join(', ')}: choose from ${SERVICE_NAMES.join(', ')}, or all`);
       // A service started while the registry is down waits for it, as a running one does.
       const pipeline = await connectPipeline({ clientId: `skrya-${names.length === SERVICE_NAMES.length ? 'all' : names.join('-')}`, registryWaitMs: Number.POSITIVE_INFINITY });
-      const bindings: Binding[] = [
-        ...(options.bindings ? loadBindingsFile(options.bindings, [path.resolve(pipeline.config.SKRYA_DATA_ROOT)]) : []),
-        ...options.bind.map(parseBindFlag),
-      ];
+      // The retriever (its adapters, HTML parsing, skills) is loaded only when bindings are given: a monitor-only process stays small.
+      const retriever = options.bindings || options.bind.length > 0 ? await import('../../services/retriever/index.ts') : null;
+      const bindings: Binding[] = retriever ? [
+        ...(options.bindings ? retriever.loadBindingsFile(options.bindings, [path.resolve(pipeline.config.SKRYA_DATA_ROOT)]) : []),
+        ...options.bind.map(retriever.parseBindFlag),
+      ] : [];
       for (const binding of bindings) pipeline.logger.info({ capability: binding.capability, producer: binding.producer }, 'capability bound to a command for this session');
       const stages = await runStages(pipeline, names as ServiceName[], { bindings });
       // The view is loaded only when asked for: the services never pay for Fastify and the pages.

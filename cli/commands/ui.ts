@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
-import { serveOperatorView } from '../../ui/server.ts';
 
 export const DEFAULT_UI_HOST = '127.0.0.1';
 export const DEFAULT_UI_PORT = 8470;
@@ -19,6 +18,8 @@ export function registerUiCommand(program: Command): void {
     .action(async (options: { port: string; host: string }) => {
       const port = parsePort(options.port, '--port');
       const pipeline = await connectPipeline({ clientId: 'skrya-ui' });
+      // Loaded here, not at the top: `skrya run` reads this module's port helpers and must not pay for the view.
+      const { serveOperatorView } = await import('../../ui/server.ts');
       const server = await serveOperatorView(pipeline, { host: options.host, port });
       process.stderr.write(`skrya ui: ${server.url} (read-only; stop with Ctrl-C)\n`);
       await new Promise<void>((resolve) => {

@@ -190,6 +190,60 @@ describe('createMonitor().tick', () => {
     expect(monitor.topicCount()).toBe(1);
   });
 
+  it("a deleted topic's monitor-state is tombstoned in the shard's next transaction, once; a state whose topic is gone when the shard loads is tombstoned too", async () => {
+    writeSources('acme', 'good-topic', VALID);
+    writeSources('acme', 'other-topic', VALID);
+    const deletions: string[][] = [];
+    const { published, publish } = recorder();
+    const orphan = monitorStateSchema.parse({ tenant: 'acme', topic_id: 'gone-topic', last_run_id: 'run-x', last_window_since: '2026-04-25T04:00:00.000Z', last_window_until: '2026-04-25T05:00:00.000Z', fired_at: '2026-04-25T05:00:00.000Z' });
+    const monitor = await loadedMonitor(async (shard, fired, deletedStates) => {
+      if (deletedStates.length > 0) deletions.push([...deletedStates]);
+      await publish(shard, fired);
+    }, new Map([['acme/gone-topic', orphan]]));
+    await monitor.tick(new Date('2026-04-25T06:00:00.000Z'));
+    expect(deletions).toEqual([['acme/gone-topic']]);
+    expect(published).toHaveLength(2);
+
+    monitor.applyConfig(0, 'acme/good-topic', null);
+    await monitor.tick(new Date('2026-04-25T06:01:00.000Z'));
+    await monitor.tick(new Date('2026-04-25T06:02:00.000Z'));
+    expect(deletions).toEqual([['acme/gone-topic'], ['acme/good-topic']]);
+    expect(published).toHaveLength(2);
+  });
+
+  it('a topic deleted and re-created before the tombstone went out fires afresh, with its old state tombstoned in the same transaction', async () => {
+    writeSources('acme', 'good-topic', VALID);
+    const batches: Array<{ deleted: string[]; fired: string[] }> = [];
+    const monitor = await loadedMonitor(async (_shard, fired, deletedStates) => void batches.push({ deleted: [...deletedStates], fired: fired.map(({ request }) => request.time_window.since) }));
+    await monitor.tick(new Date('2026-04-25T06:00:00.000Z'));
+    const config = (await treeConfigs()).changes[0]!.value;
+    monitor.applyConfig(0, 'acme/good-topic', null);
+    monitor.applyConfig(0, 'acme/good-topic', config);
+    // Its config has no last run: due at once, its window recency_hours (12) back.
+    await monitor.tick(new Date('2026-04-25T06:05:00.000Z'));
+    expect(batches).toEqual([
+      { deleted: [], fired: ['2026-04-24T18:00:00.000Z'] },
+      { deleted: ['acme/good-topic'], fired: ['2026-04-24T18:05:00.000Z'] },
+    ]);
+  });
+
+  it('a tombstone that could not be published is published on the next tick', async () => {
+    writeSources('acme', 'good-topic', VALID);
+    let fail = false;
+    const deletions: string[] = [];
+    const monitor = await loadedMonitor(async (_shard, _fired, deletedStates) => {
+      if (fail) throw new Error('broker away');
+      deletions.push(...deletedStates);
+    });
+    await monitor.tick(new Date('2026-04-25T06:00:00.000Z'));
+    monitor.applyConfig(0, 'acme/good-topic', null);
+    fail = true;
+    await monitor.tick(new Date('2026-04-25T06:01:00.000Z'));
+    fail = false;
+    await monitor.tick(new Date('2026-04-25T06:02:00.000Z'));
+    expect(deletions).toEqual(['acme/good-topic']);
+  });
+
   it('ignores folders whose names are not valid ids', async () => {
     writeSources('acme', 'good-topic', VALID);
     fs.mkdirSync(path.join(root, 'acme', 'topics', 'Not_Valid'), { recursive: true });

@@ -25,14 +25,17 @@ const normalizedSourcesSchema = z.object({
   sources: z.array(runtimeSourceSchema).min(1),
 });
 
-/** What the monitor schedules: the topic's sources and its query expansion for one UTC year. */
-export interface ScheduledTopic {
-  tenant: TenantId;
-  topicId: TopicId;
-  sources: TopicSources;
-  contentSha256: string;
+/**
+ * A config's content as a monitor keeps it between runs: the normalized sources as published (not
+ * parsed: parsed sources of 100,000 topics would hold most of the monitor's heap), the cadence the
+ * schedule needs, and the query expansion for one UTC year. Topics with the same content hash share
+ * one of these; the sources are parsed again when a topic fires (`sourcesOf`).
+ */
+export interface TopicContent {
+  sha256: string;
+  sourcesJson: string;
+  cadence: TopicSources['cadence'];
   expansion: { intent: TopicSources['intent']; subQueries: string[]; year: number };
-  lastRunUntil: string | null;
 }
 
 function normalized(topic: TopicSources): string {
@@ -59,26 +62,34 @@ export function toTopicConfig(input: { tenant: TenantId; topicId: TopicId; topic
   };
 }
 
-export function fromTopicConfig(config: TopicConfig): ScheduledTopic {
-  let parsed: z.infer<typeof normalizedSourcesSchema>;
+function parseNormalized(config: Pick<TopicConfig, 'sources_json'>, key: string): z.infer<typeof normalizedSourcesSchema> {
   try {
-    parsed = normalizedSourcesSchema.parse(JSON.parse(config.sources_json));
+    return normalizedSourcesSchema.parse(JSON.parse(config.sources_json));
   } catch (error) {
-    throw new SkryaError('CONFIG_INVALID', `topic-configs ${config.tenant}/${config.topic_id}: sources_json is not a normalized sources.json`, { cause: error });
+    throw new SkryaError('CONFIG_INVALID', `topic-configs ${key}: sources_json is not a normalized sources.json`, { cause: error });
   }
+}
+
+/** The content a monitor keeps for a config; throws CONFIG_INVALID when its sources_json is not a normalized sources.json. */
+export function contentOf(config: TopicConfig): TopicContent {
+  const parsed = parseNormalized(config, `${config.tenant}/${config.topic_id}`);
   return {
-    tenant: config.tenant,
-    topicId: config.topic_id,
-    sources: {
-      file: `topic-configs:${config.tenant}/${config.topic_id}`,
-      cadence: parsed.cadence,
-      recencyHours: parsed.recency_hours,
-      intent: parsed.intent,
-      boostDomains: parsed.boost_domains,
-      sources: parsed.sources,
-    },
-    contentSha256: config.content_sha256,
+    sha256: config.content_sha256,
+    sourcesJson: config.sources_json,
+    cadence: parsed.cadence,
     expansion: { intent: config.intent, subQueries: config.sub_queries, year: config.expanded_for_year },
-    lastRunUntil: config.last_run_until,
+  };
+}
+
+/** The sources of a topic with this content, parsed (already validated once by `contentOf`). */
+export function sourcesOf(content: Pick<TopicContent, 'sourcesJson'>, key: string): TopicSources {
+  const parsed = parseNormalized({ sources_json: content.sourcesJson }, key);
+  return {
+    file: `topic-configs:${key}`,
+    cadence: parsed.cadence,
+    recencyHours: parsed.recency_hours,
+    intent: parsed.intent,
+    boostDomains: parsed.boost_domains,
+    sources: parsed.sources,
   };
 }

@@ -58,7 +58,7 @@ describe('topic configs from the data tree reach the monitor', () => {
     // Delete beta, then edit alpha to every 30 minutes with a new query, then add a marker topic on
     // the same shard: once the marker (new, so due at once) has fired, the monitor has read the
     // tombstone and the edit. 31 minutes later only alpha fires, under its new cadence (its old one
-    // would wait 60), and beta, due too had it stayed, is gone.
+    // would wait 60), and beta, due too had it stayed, is gone, its monitor-state with it.
     fs.rmSync(topicDir(harness.dataRoot, parseTenantId('acme'), parseTopicId(beta)), { recursive: true });
     writeTopic('alpha', sources(30, 'alpha edited'));
     writeTopic(marker, sources(24 * 60, 'marker'));
@@ -87,5 +87,9 @@ describe('topic configs from the data tree reach the monitor', () => {
     expect(windows(beta)).toEqual([new Date(T0).toISOString()]);
     expect(windows('gamma')).toHaveLength(1);
     expect(windows('remote')).toHaveLength(1);
+    // The deleted topic's monitor-state went with it (a tombstone); the others' stayed.
+    const state = await harness.pipeline.port.readCompacted('monitor-state');
+    expect(state.has(`acme/${beta}`)).toBe(false);
+    expect(state.get('acme/alpha')?.last_window_until).toBe(new Date(T0 + 31 * MINUTE).toISOString());
   }, 240_000);
 });

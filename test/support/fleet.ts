@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
 import type { Pipeline } from '../../runtime/pipeline.ts';
-import { createCompactedWriter } from '../../runtime/shard-owners.ts';
+import { createCompactedWriter, shardOfKey } from '../../runtime/shard-owners.ts';
 import type { RetrievalRequest, TopicConfig } from '../../schemas/messages.ts';
 import { nextRunAfter } from '../../services/monitor/cadence.ts';
 import type { TopicSources } from '../../services/monitor/sources-file.ts';
 import { toTopicConfig } from '../../services/monitor/topic-config.ts';
-import { physicalTopic } from '../../topics/topics.ts';
+import { MONITOR_SHARDS, physicalTopic } from '../../topics/topics.ts';
 import { parseTenantId, parseTopicId, type TenantId, type TopicId } from '../../runtime/ids.ts';
 
 export type Cadence = TopicSources['cadence'];
@@ -62,6 +62,21 @@ export function fleetConfigs(topics: readonly FleetTopic[], now: Date): Array<{ 
     }
     return { key: topic.key, value: { ...base, tenant: topic.tenant, topic_id: topic.topicId, last_run_until: topic.lastRunUntil } };
   });
+}
+
+/**
+ * A new daily topic on every shard, never run, so due the moment its config is read. Published
+ * after other configs, all of them having fired means every shard's owner has read those configs
+ * and ticked since.
+ */
+export function shardMarkers(label: string): FleetTopic[] {
+  const markers: FleetTopic[] = [];
+  for (let index = 0; markers.length < MONITOR_SHARDS; index += 1) {
+    const key = `markers/${label}-${index}`;
+    if (markers.some((marker) => shardOfKey(marker.key, MONITOR_SHARDS) === shardOfKey(key, MONITOR_SHARDS))) continue;
+    markers.push({ tenant: parseTenantId('markers'), topicId: parseTopicId(`${label}-${index}`), key, cadence: { every_minutes: 24 * 60 }, lastRunUntil: null });
+  }
+  return markers;
 }
 
 /** Publishes the configs to topic-configs (as `skrya topic apply` does), all acknowledged. */
