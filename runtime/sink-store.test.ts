@@ -44,6 +44,31 @@ describe('createLocalStore', () => {
     await expect(store.write('acme/a.json', 'third', first)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT' });
     expect((await store.read('acme/a.json'))?.content).toBe('second');
   });
+
+  it('a write is in place at once; flush syncs exactly the files written since the last flush; a non-durable store never syncs', async () => {
+    const synced: string[] = [];
+    const open = fs.promises.open.bind(fs.promises);
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
+      synced.push(path.relative(root, String(file)));
+      return open(file, ...rest);
+    });
+    const store = createLocalStore(root);
+    await store.write('acme/a.json', 'a');
+    await store.write('acme/b.json', 'b');
+    await store.write('acme/b.json', 'b');
+    expect(fs.readFileSync(path.join(root, 'acme', 'a.json'), 'utf8')).toBe('a');
+    expect(synced).toEqual([]);
+    await store.flush();
+    expect(synced.sort()).toEqual([path.join('acme', 'a.json'), path.join('acme', 'b.json')]);
+    await store.flush();
+    expect(synced).toHaveLength(2);
+
+    const staging = createLocalStore(path.join(root, 'staging'), { durable: false });
+    await staging.write('run.json', '{}');
+    await staging.flush();
+    expect(synced).toHaveLength(2);
+    vi.restoreAllMocks();
+  });
 });
 
 describe('createS3Store', () => {

@@ -190,6 +190,17 @@ describe('createMonitor().tick', () => {
     expect(monitor.topicCount()).toBe(1);
   });
 
+  it("a config published under a key that is not its own <tenant>/<topic-id> is skipped: nothing fires under the foreign key", async () => {
+    writeSources('acme', 'good-topic', VALID);
+    const { published, publish } = recorder();
+    const monitor = await loadedMonitor(publish);
+    const config = (await treeConfigs()).changes.find((change) => change.key === 'acme/good-topic')!.value;
+    monitor.applyConfig(0, 'globex/stolen-topic', config);
+    expect(monitor.topicCount()).toBe(1);
+    await monitor.tick(new Date('2026-04-25T06:00:00.000Z'));
+    expect(published.map((request) => `${request.tenant}/${request.topic_id}`)).toEqual(['acme/good-topic']);
+  });
+
   it("a deleted topic's monitor-state is tombstoned in the shard's next transaction, once; a state whose topic is gone when the shard loads is tombstoned too", async () => {
     writeSources('acme', 'good-topic', VALID);
     writeSources('acme', 'other-topic', VALID);
