@@ -62,10 +62,12 @@ function feedItem(url: string, serial: number): string {
 
 /**
  * An item that scores exactly like every other of its kind: no query word, one publication time, one
- * authority tier, and too few words for near-duplicate matching (so no two of them merge).
+ * authority tier, and too few words for near-duplicate matching (so no two of them merge). Titled
+ * "Entry", not "Note": the learned screening model reads a bare "Note …" title as a note to AI models
+ * (README, Quality: what it still misses), which would downweight some and break the tie.
  */
 function tiedFeedItem(url: string, serial: number): string {
-  return `<item><title>Note ${serial} ${WORDS[serial % 20]}</title><link>${url}</link>`
+  return `<item><title>Entry ${serial} ${WORDS[serial % 20]}</title><link>${url}</link>`
     + '<pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate>'
     + `<description>${WORDS[(serial * 7 + 3) % 20]} ${serial}.</description></item>`;
 }
