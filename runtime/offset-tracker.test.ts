@@ -7,6 +7,7 @@ type Step =
   | { held: string | null; partition?: number }
   | { note: string | null }
   | { paused: boolean }
+  | { handling: number }
   | { committed: PlannedCommit }
   | { reset: true };
 
@@ -19,6 +20,7 @@ function replay(steps: Step[]): { tracker: OffsetTracker; plan: () => PlannedCom
     else if ('held' in step) held.set(step.partition ?? 0, step.held);
     else if ('note' in step) note = step.note;
     else if ('paused' in step) tracker.setPaused(step.paused);
+    else if ('handling' in step) tracker.handling(step.handling);
     else if ('committed' in step) tracker.committed(step.committed);
     else tracker.reset();
   }
@@ -46,6 +48,10 @@ describe('createOffsetTracker', () => {
     ['an older commit acknowledged after a newer one is what the broker holds: the newer is planned again', [{ delivered: '9' }, { committed: at('9') }, { committed: at('5') }], at('9')],
     ['and once the newer is acknowledged again, nothing more', [{ delivered: '9' }, { committed: at('9') }, { committed: at('5') }, { committed: at('9') }], null],
     ['an older note acknowledged after a newer one at the same offset is planned again', [{ held: '3' }, { delivered: '9' }, { note: 'new' }, { committed: at('3', 'new') }, { committed: at('3', 'old') }], at('3', 'new')],
+    // A window closed by the batch is out of the holds and named by the note before its outputs are sent.
+    ['while a batch is handling the partition, a released hold and a new note are not committed', [{ held: '3' }, { delivered: '9' }, { committed: at('3') }, { handling: 0 }, { held: null }, { note: 'closed:B' }], null],
+    ['once the batch has delivered, they are', [{ held: '3' }, { delivered: '9' }, { committed: at('3') }, { handling: 0 }, { held: null }, { note: 'closed:B' }, { delivered: '12' }], at('12', 'closed:B')],
+    ['a new assignment ends a batch that never delivered', [{ delivered: '5' }, { handling: 0 }, { reset: true }, { delivered: '5' }], at('5')],
     ['a delivery report older than one already seen is ignored', [{ delivered: '9' }, { delivered: '4' }], at('9')],
     ['a new assignment forgets deliveries and commits', [{ delivered: '9' }, { committed: at('9') }, { reset: true }], null],
     ['after a new assignment the same offset is committed afresh', [{ delivered: '9' }, { committed: at('9') }, { reset: true }, { delivered: '9' }], at('9')],
@@ -57,6 +63,9 @@ describe('createOffsetTracker', () => {
     const { tracker, planAll } = replay([{ delivered: '5', partition: 0 }, { delivered: '8', partition: 1 }, { held: '6', partition: 1 }, { delivered: '2', partition: 2 }]);
     tracker.committed(at('2', null, 2));
     expect(planAll()).toEqual([at('5', null, 0), at('6', null, 1)]);
+    tracker.handling(1);
+    expect(planAll()).toEqual([at('5', null, 0)]);
+    tracker.delivered(1, '8');
     tracker.setPaused(true);
     expect(planAll()).toEqual([]);
   });

@@ -196,6 +196,7 @@ function batchConsumer<T extends TopicName>(deps: InputDeps<T> & { producer: Pro
     };
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) break;
+      deps.offsets.handling(batch.partition);
       pending.push(...(await processInput(deps, message, batch.partition, context)));
       resolveOffset(message.offset);
       lastProcessed = message.offset;
