@@ -56,6 +56,8 @@ describe('htmlToText: what a reader sees, block by block', () => {
     ['table cells apart', '<table><tr><td>Kafka</td><td>4.1</td></tr><tr><th>Zoo</th><td>gone</td></tr></table>', 'Kafka 4.1\nZoo gone'],
     ['unclosed markup', 'unclosed <p>paragraph <a href="x">link', 'unclosed\nparagraph link'],
     ['empty', '', ''],
+    ['plain text: lines kept, spaces collapsed, blank lines gone', ' Kafka 4.1 \r\n\n  ships > 3 fixes\t"today" ', 'Kafka 4.1\nships > 3 fixes "today"'],
+    ['plain text with a lone ampersand is still read for entities', 'Q&A: Kafka &amp; KRaft', 'Q&A: Kafka & KRaft'],
   ])('%s', (_name, html, text) => {
     expect(htmlToText(html).text).toBe(text);
     expect(htmlFragmentText(html)).toBe(cleanText(text));
