@@ -69,6 +69,20 @@ describe('createLocalStore', () => {
     expect(synced).toHaveLength(2);
     vi.restoreAllMocks();
   });
+  it.each([['durable', {}], ['non-durable (staging)', { durable: false }]])('a %s store replaces a file without changing a hard link to the old one, and leaves no temp file', async (_name, options) => {
+    const original = path.join(root, 'original.json');
+    fs.writeFileSync(original, 'original bytes');
+    const store = createLocalStore(path.join(root, 'tree'), options);
+    fs.mkdirSync(path.join(root, 'tree', 'normalized'), { recursive: true });
+    fs.linkSync(original, path.join(root, 'tree', 'normalized', 'run.json'));
+    const read = await store.read('normalized/run.json');
+    await expect(store.write('normalized/run.json', 'replayed bytes', read)).resolves.toBe(true);
+    expect(fs.readFileSync(path.join(root, 'tree', 'normalized', 'run.json'), 'utf8')).toBe('replayed bytes');
+    expect(fs.readFileSync(original, 'utf8')).toBe('original bytes');
+    expect(fs.readdirSync(path.join(root, 'tree', 'normalized'))).toEqual(['run.json']);
+    await expect(store.write('normalized/run.json', 'late bytes', read)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT' });
+    await expect(store.write('normalized/run.json', 'replayed bytes')).resolves.toBe(false);
+  });
 });
 
 describe('createS3Store', () => {

@@ -16,7 +16,7 @@ import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCom
 import type { SkryaConfig } from './config.ts';
 import { SkryaError } from './errors.ts';
 import { resolveInside } from './ids.ts';
-import { syncFiles, writeFileAtomic } from './write-atomic.ts';
+import { readTextIfAny, replaceFileAtomic, replaceFileUnlinked, syncFiles } from './write-atomic.ts';
 
 /** A file's text and the version it was read at (an ETag in a bucket, a content hash on disk). */
 export interface StoredText {
@@ -65,33 +65,34 @@ function conflict(where: string, key: string): SkryaError {
  * flush: a run's four fsyncs in sequence (~9 ms each on the bench VM) blocked the event loop the other
  * stages share, concurrent ones take about a third of that; a crash before the flush leaves the offset
  * uncommitted, and the redelivered batch writes the files again. `durable: false` never syncs, for a
- * folder synced once later (a replay's staging folder, synced before it is swapped in).
+ * folder synced once later (a replay's staging folder, synced before it is swapped in), and writes
+ * its files without temp files and renames, as no reader sees that folder before it is complete.
  */
 export function createLocalStore(root: string, options: { durable?: boolean } = {}): SinkStore {
   const fileOf = (key: string) => resolveInside(root, ...storeKey(key).split('/'));
+  const durable = options.durable !== false;
   const unsynced = new Set<string>();
   // Handlers of several partitions share the store: a flush waits for every sync started before it too.
   let syncing: Promise<void> = Promise.resolve();
-  async function read(key: string): Promise<StoredText | null> {
-    try {
-      const content = fs.readFileSync(fileOf(key), 'utf8');
-      return { content, version: versionOf(content) };
-    } catch {
-      return null;
-    }
-  }
   return {
     where: path.resolve(root),
-    read,
+    async read(key) {
+      const content = readTextIfAny(fileOf(key));
+      return content === null ? null : { content, version: versionOf(content) };
+    },
     async write(key, content, expected) {
-      if (expected !== undefined) {
-        const current = await read(key);
-        if ((current?.version ?? null) !== (expected?.version ?? null)) throw conflict(path.resolve(root), key);
-      }
       const file = fileOf(key);
-      const written = writeFileAtomic(file, content, { durable: false });
-      if (written && options.durable !== false) unsynced.add(file);
-      return written;
+      // Read once: for the condition and to leave identical bytes alone.
+      const current = readTextIfAny(file);
+      if (expected !== undefined && (current === null ? null : versionOf(current)) !== (expected?.version ?? null)) throw conflict(path.resolve(root), key);
+      if (current === content) return false;
+      if (!durable) {
+        replaceFileUnlinked(file, content);
+        return true;
+      }
+      replaceFileAtomic(file, content, { durable: false });
+      unsynced.add(file);
+      return true;
     },
     async list(prefix) {
       try {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { syncFilesUnder, writeFileAtomic } from './write-atomic.ts';
+import { replaceFileUnlinked, syncFilesUnder, writeFileAtomic } from './write-atomic.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -61,5 +61,26 @@ describe('writeFileAtomic', () => {
     fs.mkdirSync(path.join(target, 'child'), { recursive: true });
     expect(() => writeFileAtomic(target, 'x')).toThrow();
     expect(filesUnder(dir)).toEqual(['occupied', 'occupied/child']);
+  });
+});
+
+describe('replaceFileUnlinked', () => {
+  it('writes a new file under the name: another link to the old file keeps the old bytes', () => {
+    const original = path.join(dir, 'original.json');
+    fs.writeFileSync(original, 'old');
+    const file = path.join(dir, 'staging', 'run.json');
+    fs.mkdirSync(path.dirname(file));
+    fs.linkSync(original, file);
+    replaceFileUnlinked(file, 'new, longer content');
+    expect(fs.readFileSync(file, 'utf8')).toBe('new, longer content');
+    expect(fs.readFileSync(original, 'utf8')).toBe('old');
+  });
+
+  it('creates missing folders, and refuses to replace a folder', () => {
+    replaceFileUnlinked(path.join(dir, 'a', 'b.json'), '{}');
+    expect(filesUnder(dir)).toEqual(['a', 'a/b.json']);
+    fs.mkdirSync(path.join(dir, 'occupied', 'child'), { recursive: true });
+    expect(() => replaceFileUnlinked(path.join(dir, 'occupied'), 'x')).toThrow();
+    expect(filesUnder(dir)).toEqual(['a', 'a/b.json', 'occupied', 'occupied/child']);
   });
 });

@@ -62,6 +62,9 @@ export interface HtmlText {
  * the markup hides is returned apart instead of as visible text.
  */
 export function htmlToText(html: string): HtmlText {
+  // Without markup or entities the parser would hand the text back unchanged: most search-hit
+  // snippets and many titles are plain text, and parsing each one cost more than all the rest of it.
+  if (!html.includes('<') && !html.includes('&')) return { text: blockText(html), hidden: '' };
   let visible = '';
   let hidden = '';
   // One entry per open element: whether it drops its text, hides it, or neither.

@@ -97,7 +97,7 @@ function seedOriginalRuns(originals: string, staging: string): string[] {
   for (const name of names) {
     const from = resolveInside(originals, 'normalized', name);
     try {
-      // The sink replaces files by rename, never in place, so a link never changes the original.
+      // The sink replaces files by rename or by unlinking them first, never in place, so a link never changes the original.
       fs.linkSync(from, resolveInside(target, name));
     } catch {
       fs.copyFileSync(from, resolveInside(target, name));

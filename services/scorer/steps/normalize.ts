@@ -26,6 +26,11 @@ export interface Candidate {
   position: number;
   result: ProviderResult;
   fields: {
+    /**
+     * Provisional, so validation does not hash an id of its own (and report MISSING_ID) for every
+     * result: the item's id is set after validation, from the validated fields (validate.ts).
+     */
+    id: string;
     title: string;
     url: string | null;
     source_name: string | null;
@@ -48,6 +53,7 @@ export function candidatesOf(message: ResponseMessage, results: readonly Provide
     position,
     result,
     fields: {
+      id: `result-${position}`,
       title: result.title,
       url: result.url || null,
       source_name: result.source || hostOf(result.url || null),

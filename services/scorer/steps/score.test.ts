@@ -40,4 +40,14 @@ describe('score step', () => {
     expect(other.score).toBe(other.components![component]);
     expect(other.score).not.toBe(shipped.score);
   });
+
+  it('each response is scored with its own request\'s queries, also when consecutive responses alternate between requests', () => {
+    const browsers = responseMessage({ request: { sub_queries: ['ai browser agent mode'] } });
+    const databases = responseMessage({ request: { sub_queries: ['postgres vacuum tuning'] } });
+    const item = screened({}, browsers);
+    const keywordOf = (message: typeof browsers) => score(message)(item).relevance.components!.keyword;
+    const fresh = (message: typeof browsers) => createScoreStep(DEFAULT_SCORING_MODEL.ranking)(message)(item).relevance.components!.keyword;
+    expect(keywordOf(browsers)).toBeGreaterThan(keywordOf(databases));
+    expect([keywordOf(browsers), keywordOf(databases), keywordOf(browsers)]).toEqual([fresh(browsers), fresh(databases), fresh(browsers)]);
+  });
 });

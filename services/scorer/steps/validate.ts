@@ -35,8 +35,7 @@ export function createValidateStep(): (message: ResponseMessage, candidate: Cand
     return {
       ...candidate,
       validation,
-      // The scorer sets the id itself (itemId), so the validator's MISSING_ID would be on every item and explain nothing.
-      reasons: validation.reasons.filter(({ code }) => code !== 'MISSING_ID').map(({ code, field, message: text }) => ({ code, field, message: text })),
+      reasons: validation.reasons.map(({ code, field, message: text }) => ({ code, field, message: text })),
       id: itemId({ tenant: message.tenant, topicId: message.topic_id, canonicalUrl: canonical, contentHash: hash, position: candidate.position }),
       url,
       canonicalUrl: canonical,

@@ -1,0 +1,145 @@
+/**
+ * `node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--check]`
+ *
+ * This tree's replay path (createReplayStages: Avro serde, scorer, collector, sink files) against
+ * another checkout of Skrya (say `git archive <commit> | tar -x -C /tmp/base`, with node_modules
+ * linked in), both loaded in one process and run by turns on the same generated raw results. It
+ * reports CPU time per item: on a machine others share, wall clock across runs says nothing, but
+ * two versions taking turns in one process see the same load. `--check` replays once with each and
+ * fails unless every replayed file and the replay's result are byte for byte the same.
+ *
+ * No broker or registry: the serde is the real one over a registry kept in this process (schemas
+ * registered and looked up by id), and its compatibility call goes to a local HTTP stub.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import avro from 'avsc';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { StoredRecord } from '../runtime/topic-readers.ts';
+import { median, round } from './measure.ts';
+import { generateRun } from './payloads.ts';
+import { parseRunId } from '../runtime/ids.ts';
+
+type ReplayModule = typeof import('../services/replay/replay-stages.ts');
+type SerdeModule = typeof import('../runtime/serde.ts');
+type TopicsModule = typeof import('../topics/topics.ts');
+type LoggerModule = typeof import('../runtime/logger.ts');
+
+interface Tree {
+  name: string;
+  replay: (targetDir: string) => Promise<unknown>;
+}
+
+/** A schema registry in this process: what the serde registers, it looks up by id. */
+function inProcessRegistry(): SchemaRegistry {
+  const types = new Map<number, avro.Type>();
+  return {
+    async register({ schema }: { schema: string }) {
+      const id = types.size + 1;
+      types.set(id, avro.Type.forSchema(JSON.parse(schema) as avro.Schema));
+      return { id };
+    },
+    async encode(id: number, payload: unknown) {
+      const header = Buffer.alloc(5);
+      header.writeUInt32BE(id, 1);
+      return Buffer.concat([header, types.get(id)!.toBuffer(payload)]);
+    },
+    async getSchema(id: number) {
+      return types.get(id)!;
+    },
+  } as unknown as SchemaRegistry;
+}
+
+async function loadTree(root: string, registryUrl: string, records: Array<{ key: Buffer; value: unknown }>): Promise<Tree> {
+  const load = async <T>(file: string) => (await import(pathToFileURL(path.join(root, file)).href)) as T;
+  const { createReplayStages } = await load<ReplayModule>('services/replay/replay-stages.ts');
+  const { createSerde } = await load<SerdeModule>('runtime/serde.ts');
+  const { TOPIC_NAMES } = await load<TopicsModule>('topics/topics.ts');
+  const { createLogger } = await load<LoggerModule>('runtime/logger.ts');
+  const serde = await createSerde({ registry: inProcessRegistry(), registryUrl, naming: { prefix: 'ab.' }, topics: TOPIC_NAMES });
+  const stored: StoredRecord[] = [];
+  for (const [offset, { key, value }] of records.entries()) stored.push({ partition: 0, offset: String(offset), timestamp: '0', key, value: await serde.encode('raw-results', value as never), headers: {} });
+  return {
+    name: root,
+    async replay(targetDir) {
+      const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'replay-ab' }), runTimeoutMs: 600_000, targetDir });
+      for (const record of stored) await stages.push(record);
+      return stages.finish();
+    },
+  };
+}
+
+/** One topic, as a replay reads; 20 items a run (two responses, Brave JSON and RSS). */
+function rawRecords(runs: number): Array<{ key: Buffer; value: unknown }> {
+  const records: Array<{ key: Buffer; value: unknown }> = [];
+  for (let runIndex = 0; runIndex < runs; runIndex++) {
+    const run = generateRun({ label: 'replay-ab', runIndex, topicCount: 1, responsesPerRun: 2 });
+    for (const value of run.messages) records.push({ key: Buffer.from(run.key), value: { ...value, run_id: parseRunId(`replay-ab-${runIndex}`) } });
+  }
+  return records;
+}
+
+function filesHash(dir: string, result: unknown): string {
+  const hash = createHash('sha256');
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(dir, name)).isFile()).sort();
+  for (const name of files) hash.update(name).update(fs.readFileSync(path.join(dir, name)));
+  return hash.update(JSON.stringify(result)).digest('hex');
+}
+
+async function inFreshFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-replay-ab-'));
+  try {
+    return await work(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const [other, ...flags] = process.argv.slice(2);
+  if (!other) throw new Error('usage: node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--check]');
+  const option = (name: string, fallback: number) => Number(flags.find((flag) => flag.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+  const runs = option('runs', 100);
+  const stub = http.createServer((_request, response) => response.end('{}')).listen(0, '127.0.0.1');
+  await new Promise((resolve) => stub.once('listening', resolve));
+  try {
+    const registryUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    const records = rawRecords(runs);
+    const trees = [await loadTree(path.resolve(other), registryUrl, records), await loadTree(path.resolve(import.meta.dirname, '..'), registryUrl, records)];
+    if (flags.includes('--check')) {
+      const hashes = await Promise.all(trees.map((tree) => inFreshFolder(async (dir) => filesHash(dir, await tree.replay(dir)))));
+      process.stdout.write(`${trees.map((tree, index) => `${tree.name}: ${hashes[index]}`).join('\n')}\n`);
+      return hashes[0] === hashes[1] ? 0 : 1;
+    }
+    // A first replay with each warms it up; then they take turns, each starting every other round.
+    for (const tree of trees) await inFreshFolder((dir) => tree.replay(dir));
+    const cpuPerItem: number[][] = [[], []];
+    for (let round = 0; round < option('alternations', 8); round++) {
+      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const before = process.cpuUsage();
+        await inFreshFolder((dir) => trees[index]!.replay(dir));
+        const used = process.cpuUsage(before);
+        cpuPerItem[index]!.push((used.user + used.system) / (runs * 20));
+      }
+    }
+    for (const [index, tree] of trees.entries()) {
+      process.stdout.write(`${tree.name}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${cpuPerItem[index]!.map((value) => round(value, 0)).join(', ')}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
+    }
+    return 0;
+  } finally {
+    stub.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
