@@ -1,8 +1,10 @@
 /**
  * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
- *   node scripts/eval-injection.ts [--set test|validation|shared|FILE] [--mode combined|rules|both]
+ *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|FILE] [--mode combined|rules|both]
  * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
- * `validation` the split the thresholds were chosen on (not a held-out figure), `shared`
+ * `validation` the split the thresholds were chosen on (not a held-out figure), `real-test` /
+ * `real-validation` the splits of the real-text corpus (benign documentation by other people, by
+ * document; real-text/real-text-corpus.ts), `shared`
  * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
  * labelled JSONL file. Default: test and shared, both modes. Predicted positive = quarantine or drop.
  * Exit 1 when a corpus cannot be read.
@@ -11,12 +13,13 @@ import { evalOptions, loadEvalSet } from './eval-sets.ts';
 import { formatProportion } from '../domain/learned/wilson.ts';
 import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from '../domain/screening/evaluate.ts';
+import { realTextCorpus } from '../domain/screening/real-text/real-text-corpus.ts';
 import { screeningQuality } from '../domain/screening/quality-report.ts';
 import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts';
 import { screenItem } from '../domain/screening/screen-item.ts';
 
 const { sets, modes } = evalOptions();
-const load = (set: string) => loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
+const load = (set: string) => loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, real: realTextCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
 for (const set of sets) {
   const items = load(set);
   for (const which of modes) {

@@ -20,9 +20,14 @@ export function evalOptions(): { sets: string[]; modes: ReadonlyArray<'combined'
   return { sets: set === undefined ? ['test', 'shared'] : [set], modes: mode === 'both' ? ['combined', 'rules'] : [mode === 'rules' ? 'rules' : 'combined'] };
 }
 
-/** One set's rows: a split of the generated corpus, `shared` (../shared/corpora/<sharedFile>) or a file; exit 1 when a file cannot be read. */
-export function loadEvalSet<Row>(set: string, options: { script: string; generated: () => Array<Row & { split: string }>; sharedFile: string; parse: (text: string) => Row[] }): Row[] {
+/**
+ * One set's rows: a split of the generated corpus, `real-validation` / `real-test` (a split of the
+ * real-text corpus, where the script has one), `shared` (../shared/corpora/<sharedFile>) or a
+ * file; exit 1 when a file cannot be read.
+ */
+export function loadEvalSet<Row>(set: string, options: { script: string; generated: () => Array<Row & { split: string }>; real?: () => Array<Row & { split: string }>; sharedFile: string; parse: (text: string) => Row[] }): Row[] {
   if (set === 'test' || set === 'validation') return options.generated().filter((row) => row.split === set);
+  if ((set === 'real-test' || set === 'real-validation') && options.real !== undefined) return options.real().filter((row) => `real-${row.split}` === set);
   const path = set === 'shared' ? resolve(repoRoot, '..', 'shared', 'corpora', options.sharedFile) : resolve(set);
   try {
     return options.parse(readFileSync(path, 'utf8'));
