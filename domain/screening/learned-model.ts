@@ -11,7 +11,9 @@
  * untouched parts of injected pages are negative. Separation on new wording grows with the number
  * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
  * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
- * so the shipped model learns from both splits. Its operating point is chosen on out-of-family
+ * so the shipped model learns from both splits. A small share of the real-text corpus
+ * (real-text/: Debian documentation by other people, benign) joins training, and all of its
+ * validation passages bound the threshold. Its operating point is chosen on out-of-family
  * scores: validation scored by a model trained on train, never on what a model saw; the test split
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
@@ -69,6 +71,10 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
   maxValidationRealTextFpr: 0.03,
+  // npm run choose:injection-recipe (validation recall at the limits): share 0 → 0.658 (the real-text
+  // limit binds), 0.01 → 0.727, 0.03 → 0.687, 0.1 → 0.642, 1 → 0.563: more real text teaches that
+  // imperatives to people are benign, and those words carry recall on unseen payload families.
+  // Short-passage rules with penalty 1 lose no validation recall, penalty ≥ 2 one injection.
   realTextShare: 0.01,
   shortPassage: { features: 12, penalty: 1 },
   trainSplits: ['train', 'validation'],
