@@ -39,8 +39,11 @@ export function ensureDebianPackage(pkg: string, version: string, cacheDir = deb
     const unpacked = join(work, 'root');
     runTool('dpkg-deb', ['-x', deb, unpacked], work, 'dpkg-deb (Debian package dpkg) unpacks the corpus packages');
     writeFileSync(join(unpacked, COMPLETE_MARKER), `${pkg} ${version}\n`);
-    rmSync(root, { recursive: true, force: true });
-    renameSync(unpacked, root);
+    // Another process may have finished the same package meanwhile: keep its copy, which it may be reading.
+    if (!existsSync(join(root, COMPLETE_MARKER))) {
+      rmSync(root, { recursive: true, force: true });
+      renameSync(unpacked, root);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
