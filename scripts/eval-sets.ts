@@ -13,11 +13,11 @@ function argument(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-/** The sets to report (default: the test split and the shared corpus) and the modes (default: both). */
-export function evalOptions(): { sets: string[]; modes: ReadonlyArray<'combined' | 'rules'> } {
+/** The sets to report (default: the script's untouched sets) and the modes (default: both). */
+export function evalOptions(defaultSets: readonly string[] = ['test', 'shared']): { sets: string[]; modes: ReadonlyArray<'combined' | 'rules'> } {
   const set = argument('--set');
   const mode = argument('--mode') ?? 'both';
-  return { sets: set === undefined ? ['test', 'shared'] : [set], modes: mode === 'both' ? ['combined', 'rules'] : [mode === 'rules' ? 'rules' : 'combined'] };
+  return { sets: set === undefined ? [...defaultSets] : [set], modes: mode === 'both' ? ['combined', 'rules'] : [mode === 'rules' ? 'rules' : 'combined'] };
 }
 
 /**
