@@ -33,7 +33,7 @@ export function ensureDebianPackage(pkg: string, version: string, cacheDir = deb
   const work = mkdtempSync(join(cacheDir, `.fetch-${pkg}-`));
   try {
     runTool('apt-get', ['download', `${pkg}=${version}`], work,
-      `the injection model's real-text corpus needs Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the current one in domain/screening/real-text/debian-sources.ts`);
+      `the injection model's real-text corpus needs Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the release's current base version (no +debNuM) in domain/screening/real-text/debian-sources.ts`);
     const deb = readdirSync(work).find((file) => file.endsWith('.deb'));
     if (deb === undefined) throw new SkryaError('CORPUS_UNAVAILABLE', `apt-get download ${pkg}=${version} wrote no .deb file`);
     const unpacked = join(work, 'root');
