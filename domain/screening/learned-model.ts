@@ -71,10 +71,10 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
   maxValidationRealTextFpr: 0.03,
-  // npm run choose:injection-recipe (validation recall at the limits): share 0 → 0.658 (the real-text
-  // limit binds), 0.01 → 0.727, 0.03 → 0.687, 0.1 → 0.642, 1 → 0.563: more real text teaches that
+  // npm run choose:injection-recipe (validation recall at the limits): share 0 → 0.662 (the real-text
+  // limit binds), 0.01 → 0.710, 0.03 → 0.683, 0.1 → 0.621, 1 → 0.485: more real text teaches that
   // imperatives to people are benign, and those words carry recall on unseen payload families.
-  // Short-passage rules with penalty 1 lose no validation recall, penalty ≥ 2 one injection.
+  // Short-passage rules with penalty 1 lose no validation recall, penalty ≥ 2 one injection or more.
   realTextShare: 0.01,
   shortPassage: { features: 12, penalty: 1 },
   trainSplits: ['train', 'validation'],
