@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   RUN_TIMEOUT: { retriable: false },
   /** A newer owner of a monitor shard fenced this one (a rebalance or a zombie): it must stop firing that shard. */
   SHARD_FENCED: { retriable: false },
+  /** A pinned Debian package a training corpus is built from could not be fetched (apt unreachable, version gone). */
+  CORPUS_UNAVAILABLE: { retriable: true },
   // The sink's store (runtime/sink-store.ts). Retriable all: the message is fine and must not be
   // dead-lettered; its offset stays uncommitted until the write succeeds.
   /** The bucket did not answer (connection refused, timeout, 5xx). */

@@ -11,6 +11,7 @@ import { injectionModel } from '../domain/screening/learned-model.ts';
 import { detectSignals } from '../domain/intent/detect-signals.ts';
 import { intentModel } from '../domain/intent/learned-intent.ts';
 import { modelDir } from '../domain/learned/model-cache.ts';
+import { isSkryaError } from '../runtime/errors.ts';
 
 const which = process.argv.slice(2).find((argument) => !argument.startsWith('--')) ?? 'all';
 const force = process.argv.includes('--force');
@@ -24,14 +25,21 @@ function build(name: string, key: () => string, load: () => void): void {
   if (force && existsSync(path)) rmSync(path);
   const fresh = !existsSync(path);
   const started = performance.now();
-  load();
+  try {
+    load();
+  } catch (error) {
+    // A corpus that cannot be fetched is the operator's to fix: say what, without a stack.
+    if (!isSkryaError(error)) throw error;
+    process.stderr.write(`train-models: ${name}: ${error.code}: ${error.message}\n`);
+    process.exit(1);
+  }
   process.stdout.write(`${name}: ${fresh ? `trained in ${((performance.now() - started) / 1000).toFixed(1)} s` : 'up to date'} → ${path}\n`);
 }
 
 if (which !== 'intent') {
   build('injection', () => injectionModel.keyOf(), () => {
     const model = injectionModel();
-    process.stdout.write(`injection: validation recall ${model.meta.validation.recall}, FPR ${model.meta.validation.falsePositiveRate}, hard-negative FPR ${model.meta.validation.hardFalsePositiveRate} at passage probability ${model.meta.operatingThreshold.toFixed(4)}\n`);
+    process.stdout.write(`injection: validation recall ${model.meta.validation.recall}, FPR ${model.meta.validation.falsePositiveRate}, hard-negative FPR ${model.meta.validation.hardFalsePositiveRate}, real-text FPR ${model.meta.validation.realTextFalsePositiveRate} at passage probability ${model.meta.operatingThreshold.toFixed(4)}\n`);
   });
 }
 if (which !== 'injection') build('intent', () => intentModel.keyOf(), () => void intentModel(detectSignals));

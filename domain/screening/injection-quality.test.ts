@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from './evaluate.ts';
+import { realTextCorpus } from './real-text/real-text-corpus.ts';
 import { screeningQuality } from './quality-report.ts';
 import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
@@ -24,6 +25,14 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
     for (const [lang, floor] of Object.entries(expected.perLanguageRecall)) {
       const row = quality.find((entry) => entry.lang === lang);
       expect(row?.recall.rate, `${lang} missed ${JSON.stringify(row?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
+    }
+  });
+
+  it('does not regress on the real-text test split (documentation by other people, documents never trained or tuned on)', { timeout: 180_000 }, () => {
+    const quality = screeningQuality(realTextCorpus().filter((item) => item.split === 'test'), screenItem);
+    for (const [lang, ceiling] of Object.entries(baseline.realTextTest.falsePositiveRate)) {
+      const row = quality.find((entry) => entry.lang === lang);
+      expect(row?.falsePositiveRate.rate, `${lang} false alarms ${JSON.stringify(row?.falseAlarmKinds)}`).toBeLessThanOrEqual(ceiling);
     }
   });
 

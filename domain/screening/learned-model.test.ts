@@ -1,18 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
-import { injectionModel, passagesOf, worstPassage, worstPassageOf } from './learned-model.ts';
+import { INJECTION_RECIPE, injectionModel, passagesOf, worstPassage, worstPassageOf } from './learned-model.ts';
 
 describe('learned injection model: the scoring path', () => {
   it('finds the same passage with the same log-odds, to the bit, as scoring every passage set by set', () => {
     const model = injectionModel().model;
     // Every 7th item: English, Chinese and mixed pages, carriers and escapes included.
     const items = generateInjectionCorpus().filter((_item, index) => index % 7 === 0);
-    for (const item of items) {
-      const fields: Array<[string, string]> = [['title', item.title], ['content', item.content]];
-      const reference = worstPassage(model, passagesOf(fields));
-      const fast = worstPassageOf(model, fields);
-      expect(fast.logit, item.id).toBe(reference.logit);
-      expect(fast.passage, item.id).toEqual(reference.passage === null ? null : { field: reference.passage.field, start: reference.passage.start, end: reference.passage.end });
+    for (const recipe of [INJECTION_RECIPE, { ...INJECTION_RECIPE, shortPassage: { features: 12, penalty: 3 } }]) {
+      for (const item of items) {
+        const fields: Array<[string, string]> = [['title', item.title], ['content', item.content]];
+        const reference = worstPassage(model, passagesOf(fields, recipe), recipe);
+        const fast = worstPassageOf(model, fields, recipe);
+        expect(fast.logit, item.id).toBe(reference.logit);
+        expect(fast.passage, item.id).toEqual(reference.passage === null ? null : { field: reference.passage.field, start: reference.passage.start, end: reference.passage.end });
+      }
     }
+  });
+
+  it('takes the short-passage penalty from passages with few features only, in proportion to what they lack', () => {
+    const model = injectionModel().model;
+    const without = { ...INJECTION_RECIPE, shortPassage: { features: 0, penalty: 0 } };
+    const rule = { ...INJECTION_RECIPE, shortPassage: { features: 10, penalty: 4 } };
+    // "note" and "broker": 2 words, 3 features (note, broker, "note broker"): 7 of 10 missing.
+    const short: Array<[string, string]> = [['title', 'Note broker']];
+    expect(worstPassageOf(model, short, rule).logit).toBeCloseTo(worstPassageOf(model, short, without).logit - (4 * 7) / 10, 9);
+    const long: Array<[string, string]> = [['title', 'The broker keeps every partition of the topic on three machines in two racks']];
+    expect(worstPassageOf(model, long, rule).logit).toBe(worstPassageOf(model, long, without).logit);
   });
 });

@@ -11,7 +11,9 @@
  * untouched parts of injected pages are negative. Separation on new wording grows with the number
  * of families seen (scripts/diagnose-generalization.ts: a third, two thirds and all of the train
  * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
- * so the shipped model learns from both splits. Its operating point is chosen on out-of-family
+ * so the shipped model learns from both splits. A small share of the real-text corpus
+ * (real-text/: Debian documentation by other people, benign) joins training, and all of its
+ * validation passages bound the threshold. Its operating point is chosen on out-of-family
  * scores: validation scored by a model trained on train, never on what a model saw; the test split
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
@@ -19,9 +21,10 @@
 import { bucketOf, featureBuckets, featureNames, forEachFeatureBucket, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
-import type { Split } from '../learned/random.ts';
+import { fnv1a, type Split } from '../learned/random.ts';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
 import { normalizeText } from './normalize-text.ts';
+import { isRealText, realTextCorpus } from './real-text/real-text-corpus.ts';
 
 export interface InjectionRecipe {
   version: number;
@@ -33,6 +36,19 @@ export interface InjectionRecipe {
   /** Limits on the out-of-family false-positive rates the calibration must respect while maximizing recall. */
   maxValidationFpr: number;
   maxValidationHardFpr: number;
+  /** The same limit on the real-text corpus's validation passages (documentation by other people). */
+  maxValidationRealTextFpr: number;
+  /**
+   * Share of the real-text corpus's passages (real-text/real-text-corpus.ts) that join training as
+   * benign passages, taken by a hash of their ids; all of its validation passages bound the threshold.
+   */
+  realTextShare: number;
+  /**
+   * Minimum evidence: a passage with fewer distinct features than `features` (a title of two or
+   * three words has three to five) loses `penalty` log-odds in proportion to what it lacks, so a
+   * few words cannot alone carry a page to quarantine.
+   */
+  shortPassage: { features: number; penalty: number };
   /** Splits the shipped model learns from. */
   trainSplits: readonly Split[];
   /** Splits whose items, each scored by a model trained on the other training splits, place the threshold. */
@@ -54,6 +70,13 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxChunk: 320,
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
+  maxValidationRealTextFpr: 0.03,
+  // npm run choose:injection-recipe (validation recall at the limits): share 0 → 0.662 (the real-text
+  // limit binds), 0.01 → 0.710, 0.03 → 0.683, 0.1 → 0.621, 1 → 0.485: more real text teaches that
+  // imperatives to people are benign, and those words carry recall on unseen payload families.
+  // Short-passage rules with penalty 1 lose no validation recall, penalty ≥ 2 one injection or more.
+  realTextShare: 0.01,
+  shortPassage: { features: 12, penalty: 1 },
   trainSplits: ['train', 'validation'],
   // Validation alone, scored by a model trained on train: since train grew to ~150 payload and ~80
   // hard-negative families, the reverse fold (a model of validation's dozen families scoring train)
@@ -70,6 +93,10 @@ const MODEL_SOURCES = [
   'domain/screening/corpus/train-only-payloads.ts',
   'domain/screening/corpus/train-only-hard-negatives.ts',
   'domain/screening/corpus/host-families.ts',
+  'domain/screening/real-text/debian-sources.ts',
+  'domain/screening/real-text/real-text-corpus.ts',
+  'domain/screening/real-text/roff-text.ts',
+  'domain/text/html.ts',
   'domain/learned/features.ts',
   'domain/learned/logistic.ts',
   'domain/learned/random.ts',
@@ -181,7 +208,7 @@ export interface InjectionModelMeta {
   /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
   /** Rates at that threshold over the out-of-family scores of the calibration splits. */
-  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number };
+  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number; realTextFalsePositiveRate: number };
   trainedOn: { items: number; passages: number };
 }
 
@@ -205,13 +232,19 @@ function differencesOf(model: LinearModel): { weights: Float64Array; bias: numbe
   return entry;
 }
 
+/** A passage's log-odds from the sum of its buckets' weights and their count, less the short-passage penalty. */
+function passageLogit(bias: number, short: InjectionRecipe['shortPassage']): (sum: number, count: number) => number {
+  return (sum, count) => (count === 0 ? bias : bias + sum / Math.sqrt(count)) - (count < short.features ? (short.penalty * (short.features - count)) / short.features : 0);
+}
+
 /**
  * The log-odds of every passage without building vectors: a passage's vector is binary and
  * unit-length over its buckets, so its score is bias + Σ w / √n; a pair adds its second chunk's
  * buckets the first does not have.
  */
-export function worstPassage(model: LinearModel, passages: readonly Passage[]): PassageScore {
+export function worstPassage(model: LinearModel, passages: readonly Passage[], recipe: Pick<InjectionRecipe, 'shortPassage'> = INJECTION_RECIPE): PassageScore {
   const { weights, bias } = differencesOf(model);
+  const logitOf = passageLogit(bias, recipe.shortPassage);
   let best: PassageScore = { logit: -Infinity, passage: null };
   for (const passage of passages) {
     let sum = 0;
@@ -224,7 +257,7 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[]): 
         count++;
       }
     }
-    const logit = count === 0 ? bias : bias + sum / Math.sqrt(count);
+    const logit = logitOf(sum, count);
     if (logit > best.logit) best = { logit, passage };
   }
   return best.passage === null ? { logit: -20, passage: null } : best;
@@ -252,7 +285,7 @@ export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonl
   const { weights, bias } = differencesOf(model);
   let bestLogit = -Infinity;
   let best: { field: string; start: number; end: number } | null = null;
-  const logitOf = (sum: number, count: number) => (count === 0 ? bias : bias + sum / Math.sqrt(count));
+  const logitOf = passageLogit(bias, recipe.shortPassage);
   for (const [field, text] of fields) {
     const chunks = chunkText(text, recipe);
     // Distinct buckets of chunk i are chunkBuckets[offsets[i] .. offsets[i + 1]).
@@ -338,23 +371,32 @@ export function trainingPassages(items: readonly GeneratedItem[], recipe: Inject
 }
 
 export function itemLogit(model: LinearModel, item: { title: string; content: string }, recipe: InjectionRecipe = INJECTION_RECIPE): number {
-  return worstPassage(model, passagesOf([['title', item.title], ['content', item.content]], recipe)).logit;
+  return worstPassage(model, passagesOf([['title', item.title], ['content', item.content]], recipe), recipe).logit;
+}
+
+export interface ScoredItem {
+  logit: number;
+  label: 'benign' | 'injection';
+  hard: boolean;
+  /** A passage of the real-text corpus rather than a generated page. */
+  realText: boolean;
 }
 
 /**
  * The lowest passage threshold (log-odds) whose validation false-positive rates stay within the
- * recipe's limits: as much recall as those limits allow.
+ * recipe's limits (generated benign pages, their hard negatives, real-text passages): as much
+ * recall as those limits allow.
  */
-export function chooseThreshold(scored: ReadonlyArray<{ logit: number; label: 'benign' | 'injection'; hard: boolean }>, recipe: InjectionRecipe): number {
-  const benign = scored.filter((entry) => entry.label === 'benign');
+export function chooseThreshold(scored: readonly ScoredItem[], recipe: InjectionRecipe): number {
+  const benign = scored.filter((entry) => entry.label === 'benign' && !entry.realText);
   const hard = benign.filter((entry) => entry.hard);
-  const candidates = [...new Set(benign.map((entry) => entry.logit))].sort((a, b) => b - a);
+  const real = scored.filter((entry) => entry.realText);
+  const limits: Array<[readonly ScoredItem[], number]> = [[benign, recipe.maxValidationFpr], [hard, recipe.maxValidationHardFpr], [real, recipe.maxValidationRealTextFpr]];
+  const candidates = [...new Set([...benign, ...real].map((entry) => entry.logit))].sort((a, b) => b - a);
   let threshold = (candidates[0] ?? 0) + 1e-6;
   for (const candidate of candidates) {
     const next = candidate - 1e-6;
-    const fpr = benign.filter((entry) => entry.logit >= next).length / Math.max(1, benign.length);
-    const hardFpr = hard.filter((entry) => entry.logit >= next).length / Math.max(1, hard.length);
-    if (fpr > recipe.maxValidationFpr || hardFpr > recipe.maxValidationHardFpr) break;
+    if (limits.some(([list, limit]) => list.filter((entry) => entry.logit >= next).length / Math.max(1, list.length) > limit)) break;
     threshold = next;
   }
   // Never below 0: a passage must look more like an injection than not.
@@ -370,30 +412,46 @@ const logit = (p: number) => Math.log(p / (1 - p));
  * trained on the other training splits, so no score comes from a model that saw the item's
  * families (the test split is never used).
  */
-function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): Array<{ logit: number; label: 'benign' | 'injection'; hard: boolean }> {
-  return recipe.calibrationSplits.flatMap((heldOut) => {
-    const fit = corpus.filter((item) => recipe.trainSplits.includes(item.split) && item.split !== heldOut);
-    const model = train(trainingPassages(fit, recipe), 2, recipe.features.bits, recipe.training);
-    return corpus.filter((item) => item.split === heldOut).map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard' }));
-  });
+export function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): ScoredItem[] {
+  return recipe.calibrationSplits.flatMap((heldOut) => scoreItems(modelWithout(corpus, recipe, heldOut), corpus.filter((item) => item.split === heldOut), recipe));
+}
+
+/** A model trained on the recipe's training splits except `heldOut`: it never saw that split's families. */
+export function modelWithout(corpus: readonly GeneratedItem[], recipe: InjectionRecipe, heldOut: Split): LinearModel {
+  return train(trainingPassages(fitItems(corpus, recipe).filter((item) => item.split !== heldOut), recipe), 2, recipe.features.bits, recipe.training);
+}
+
+/** The items a model learns from: the recipe's training splits, real-text passages at the recipe's share. */
+function fitItems(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): GeneratedItem[] {
+  return corpus.filter((item) => recipe.trainSplits.includes(item.split) && (!isRealText(item) || fnv1a(item.id) / 2 ** 32 < recipe.realTextShare));
+}
+
+export function scoreItems(model: LinearModel, items: readonly GeneratedItem[], recipe: InjectionRecipe): ScoredItem[] {
+  return items.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard', realText: isRealText(item) }));
+}
+
+/** The items a recipe learns from and calibrates on: the generated corpus and the real-text corpus. */
+export function trainingCorpus(): GeneratedItem[] {
+  return [...generateInjectionCorpus(), ...realTextCorpus()];
 }
 
 export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, key = 'adhoc'): { model: LinearModel; meta: InjectionModelMeta; shift: number } {
-  const corpus = generateInjectionCorpus();
-  const trainItems = corpus.filter((item) => recipe.trainSplits.includes(item.split));
+  const corpus = trainingCorpus();
+  const trainItems = fitItems(corpus, recipe);
   const scored = outOfFamilyScores(corpus, recipe);
   const threshold = chooseThreshold(scored, recipe);
   const examples = trainingPassages(trainItems, recipe);
   const model = train(examples, 2, recipe.features.bits, recipe.training);
   const positives = scored.filter((entry) => entry.label === 'injection');
-  const benign = scored.filter((entry) => entry.label === 'benign');
+  const benign = scored.filter((entry) => entry.label === 'benign' && !entry.realText);
   const hard = benign.filter((entry) => entry.hard);
-  const rate = (list: typeof scored) => Math.round((list.filter((entry) => entry.logit >= threshold).length / Math.max(1, list.length)) * 10_000) / 10_000;
+  const real = scored.filter((entry) => entry.realText);
+  const rate = (list: readonly ScoredItem[]) => Math.round((list.filter((entry) => entry.logit >= threshold).length / Math.max(1, list.length)) * 10_000) / 10_000;
   const meta: InjectionModelMeta = {
     key,
     recipe,
     operatingThreshold: 1 / (1 + Math.exp(-threshold)),
-    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard) },
+    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard), realTextFalsePositiveRate: rate(real) },
     trainedOn: { items: trainItems.length, passages: examples.length },
   };
   return { model, meta, shift: logit(QUARANTINE_RISK) - threshold };

@@ -150,6 +150,13 @@ describe('screenItem — evidence and hidden text', () => {
     expect(isPositive(result)).toBe(true);
   });
 
+  it('lets no two- or three-word title alone carry a page to quarantine: a feed entry "Note 1 broker" / "avro 1." is accepted', () => {
+    // "Note" opens many notes addressed to AI models; the minimum-evidence rule keeps such a title from deciding alone.
+    const result = screenItem({ id: 'x', title: 'Note 1 broker', content: 'avro 1.' });
+    expect(result.verdict).toBe('accept');
+    expect(result.model?.passage).not.toBeNull();
+  });
+
   it('rejects input without an id or title', () => {
     expect(() => screenItem({ id: 'x' } as unknown as Parameters<typeof screenItem>[0])).toThrow();
   });
