@@ -25,6 +25,23 @@ function runTool(command: string, args: readonly string[], cwd: string, hint: st
   }
 }
 
+/** Where apt keeps the archive's package lists; a fresh machine (or container image) may have none. */
+const APT_LISTS = '/var/lib/apt/lists';
+
+function aptHasPackageLists(): boolean {
+  try {
+    return readdirSync(APT_LISTS).some((file) => /_Packages(\.|$)/.test(file));
+  } catch {
+    return false;
+  }
+}
+
+function downloadPackage(pkg: string, version: string, work: string): void {
+  const hint = `the injection model's real-text corpus needs Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the release's current base version (no +debNuM) in domain/screening/real-text/debian-sources.ts`;
+  if (!aptHasPackageLists() && process.getuid?.() === 0) runTool('apt-get', ['update', '-qq'], work, hint);
+  runTool('apt-get', ['download', `${pkg}=${version}`], work, hint);
+}
+
 /** The unpacked root of `pkg` at `version`, fetched and unpacked first when not cached. */
 export function ensureDebianPackage(pkg: string, version: string, cacheDir = debianCacheDir()): string {
   const root = join(cacheDir, `${pkg}-${version}`);
@@ -32,8 +49,7 @@ export function ensureDebianPackage(pkg: string, version: string, cacheDir = deb
   mkdirSync(cacheDir, { recursive: true });
   const work = mkdtempSync(join(cacheDir, `.fetch-${pkg}-`));
   try {
-    runTool('apt-get', ['download', `${pkg}=${version}`], work,
-      `the injection model's real-text corpus needs Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the release's current base version (no +debNuM) in domain/screening/real-text/debian-sources.ts`);
+    downloadPackage(pkg, version, work);
     const deb = readdirSync(work).find((file) => file.endsWith('.deb'));
     if (deb === undefined) throw new SkryaError('CORPUS_UNAVAILABLE', `apt-get download ${pkg}=${version} wrote no .deb file`);
     const unpacked = join(work, 'root');
