@@ -293,15 +293,21 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
   const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS);
   const keeps: K[] = [];
-  const keys: RankKeys[] = [];
+  // Per candidate, in plain arrays rather than an object each: these live until finish().
+  const ids: string[] = [];
+  const scores: (number | null)[] = [];
+  const canonicals: (string | null)[] = [];
+  const contentHashes: (string | undefined)[] = [];
   const urls: (string | null)[] = [];
   const providers: string[] = [];
   const versions: string[] = [];
   return {
     add(candidate, keep) {
-      const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
       keeps.push(keep);
-      keys.push({ id: candidate.id, score: candidate.score, canonicalUrl: canonical, contentHash: candidate.contentHash });
+      ids.push(candidate.id);
+      scores.push(candidate.score);
+      canonicals.push(candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints));
+      contentHashes.push(candidate.contentHash);
       urls.push(candidate.url);
       providers.push(candidate.provider);
       versions.push(versionKey(candidate.title, candidate.text));
@@ -309,10 +315,11 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
     },
     finish() {
       const clustering = createClustering(wordTable.features(), versions, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
+      const order = rankOrder(ids.map((id, index) => ({ id, score: scores[index]!, canonicalUrl: canonicals[index]!, contentHash: contentHashes[index] })));
       const clusters: (DedupedItem<K> & { sourceKeys: Set<string> | null })[] = [];
-      for (const index of rankOrder(keys)) {
-        const { id } = keys[index]!;
-        const canonical = keys[index]!.canonicalUrl ?? null;
+      for (const index of order) {
+        const id = ids[index]!;
+        const canonical = canonicals[index]!;
         const url = urls[index]!;
         const provider = providers[index]!;
         const source: SourceRef = { provider, url, id };

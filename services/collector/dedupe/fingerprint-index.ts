@@ -17,6 +17,8 @@ import { popcount32 } from './simhash.ts';
 const BANDS = 4;
 const BAND_BITS = 16;
 const BUCKETS = 1 << BAND_BITS;
+/** Above every entry: "no match yet" as an integer, which keeps the comparisons in the probe loop integer ones. */
+const NONE = 0x7fffffff;
 
 export interface FingerprintIndex {
   /** Adds entry `entry` (0, 1, 2 … in order; entries without a fingerprint may be skipped). */
@@ -62,12 +64,12 @@ export function createFingerprintIndex(threshold: number): FingerprintIndex {
       }
     },
     earliestWithin(high, low, accept) {
-      let best = Number.POSITIVE_INFINITY;
+      let best = NONE;
       for (let band = 0; band < BANDS; band++) {
         const value = bandValue(high, low, band);
-        for (const mask of masks) {
+        for (let probe = 0; probe < masks.length; probe++) {
           // Buckets are in insertion order: nothing later in one can beat a match already found.
-          for (let entry = heads[band * BUCKETS + (value ^ mask)]!; entry !== -1 && entry < best; entry = next[entry * BANDS + band]!) {
+          for (let entry = heads[band * BUCKETS + (value ^ masks[probe]!)]!; entry !== -1 && entry < best; entry = next[entry * BANDS + band]!) {
             const distance = popcount32((high ^ highs[entry]!) >>> 0) + popcount32((low ^ lows[entry]!) >>> 0);
             if (distance <= threshold && accept(entry)) {
               best = entry;
@@ -76,7 +78,7 @@ export function createFingerprintIndex(threshold: number): FingerprintIndex {
           }
         }
       }
-      return Number.isFinite(best) ? best : undefined;
+      return best === NONE ? undefined : best;
     },
   };
 }
