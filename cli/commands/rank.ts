@@ -6,8 +6,8 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { parseJsonLine, streamLineSpans } from '../json-lines.ts';
 import { openJsonlInput, textInput, type RereadableInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
-import { createRunRanking, type RankableItem, type RankedItem, renderDigest } from '../../services/collector/index.ts';
-import { validateItem, type ValidationReason } from '../../domain/validation/validate-item.ts';
+import { createRunRanking, type RankableItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
+import { validateItem, type ValidationContext, type ValidationReason } from '../../domain/validation/validate-item.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -39,12 +39,17 @@ interface RankInputItem extends RankableItem {
   line: number;
 }
 
+/** How a rank run validates: as fetched at the window's end, which is also its clock. Made once a run, not once an item. */
+export function rankValidationContext(windowEnd: string): ValidationContext {
+  return { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) };
+}
+
 /**
  * The pipeline's validation of one result, built the way the scorer builds its candidate: an item
  * without a title, without a body (content or snippet) or without anything tracing its source is
  * dropped (returned with its reasons), never ranked.
  */
-export function validateForRank(item: RankInputItem, windowEnd: string): DroppedLine | null {
+export function validateForRank(item: RankInputItem, windowEnd: string, context: ValidationContext = rankValidationContext(windowEnd)): DroppedLine | null {
   const { result } = item;
   // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
   const validation = validateItem({
@@ -59,7 +64,7 @@ export function validateForRank(item: RankInputItem, windowEnd: string): Dropped
     summary: result.snippet || null,
     evidence_type: null,
     confidence: null,
-  }, { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) });
+  }, context);
   if (validation.outcome !== 'dropped') return null;
   return { line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') };
 }
@@ -171,15 +176,16 @@ const OUTPUT_CHUNK_LINES = 1_000;
  * Reads and validates each line as it comes and hands the ones validation keeps to the ranking,
  * which holds only their scores, what dedupe matches on and a KeptLine; the line's text is let go.
  */
-async function readAndRank(input: RereadableInput, options: RankCommandOptions): Promise<{ ranked: RankedItem<KeptLine>[]; dropped: DroppedLine[] }> {
+async function readAndRank(input: RereadableInput, options: RankCommandOptions): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
   const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const listLengths = new Map<string, number>();
   const dropped: DroppedLine[] = [];
+  const validation = rankValidationContext(options.windowEnd);
   for await (const spans of streamLineSpans(input.chunks())) {
     for (const span of spans) {
       const item = parseProviderResult(span.text, span.line, input.label, listLengths);
       if (item === null) continue;
-      const drop = validateForRank(item, options.windowEnd);
+      const drop = validateForRank(item, options.windowEnd, validation);
       if (drop === null) run.add(item, { id: item.id, provider: item.provider, offset: span.offset, length: span.length });
       else dropped.push(drop);
     }
@@ -195,14 +201,15 @@ async function readAndRank(input: RereadableInput, options: RankCommandOptions):
 export async function rankLines(input: RereadableInput, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>): Promise<{ dropped: DroppedLine[] }> {
   const { ranked, dropped } = await readAndRank(input, options);
   if (options.digest === true) {
+    const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
     await write(renderDigest({
       topicId: 'rank',
       title: options.queries[0] ?? 'Results',
-      items: ranked.map((entry) => {
+      items: entries.map((entry) => {
         const result = readResult(input, entry.item);
         return { title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date };
       }),
-      stats: { retrieved: ranked.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(ranked.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
+      stats: { retrieved: entries.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(entries.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
     }));
     return { dropped };
   }
@@ -211,8 +218,12 @@ export async function rankLines(input: RereadableInput, options: RankCommandOpti
   for (let start = 0; start < total; start += OUTPUT_CHUNK_LINES) {
     const chunk: string[] = [];
     for (let index = start; index < Math.min(total, start + OUTPUT_CHUNK_LINES); index++) {
-      const entry = ranked[index];
-      chunk.push(entry === undefined ? listed[index - ranked.length]! : rankedLine(entry, readResult(input, entry.item)));
+      if (index >= ranked.length) {
+        chunk.push(listed[index - ranked.length]!);
+        continue;
+      }
+      const entry = ranked.at(index);
+      chunk.push(rankedLine(entry, readResult(input, entry.item)));
     }
     await write(`${chunk.join('\n')}\n`);
   }

@@ -11,6 +11,8 @@ import type { ItemScore, ScoreComponents } from './score-item.ts';
 export interface ScoreColumns {
   push(score: ItemScore): void;
   scoreAt(index: number): number | null;
+  /** The item's weights (null when unscored), without building its components. */
+  weightsAt(index: number): ScoreWeights | null;
   componentsAt(index: number): ScoreComponents | null;
 }
 
@@ -64,6 +66,9 @@ export function createScoreColumns(): ScoreColumns {
     scoreAt(index) {
       const score = numbers[NUMBERS * index]!;
       return Number.isNaN(score) ? null : score;
+    },
+    weightsAt(index) {
+      return small[SMALL * index + 1] === -1 ? null : { ...weightsList[small[SMALL * index + 3]!]! };
     },
     componentsAt(index) {
       const basis = small[SMALL * index + 1]!;

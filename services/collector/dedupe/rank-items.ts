@@ -60,13 +60,23 @@ function nearDuplicateText(item: ScorableItem): string {
  */
 export interface RunRanking<K> {
   add(item: RankableItem, keep: K): void;
-  finish(): RankedItem<K>[];
+  finish(): RankedRun<K>;
+}
+
+/**
+ * A finished ranking, best first. `at` builds the document at a position when asked, so a caller
+ * that prints as it goes (`skrya rank`, 70k documents) never holds them all at once.
+ */
+export interface RankedRun<K> {
+  length: number;
+  at(position: number): RankedItem<K>;
 }
 
 export function rankItems<T extends RankableItem>(items: readonly T[], context: ScoringContext, options: RankOptions = {}): RankedItem<T>[] {
   const run = createRunRanking<T>(context, options);
   for (const item of items) run.add(item, item);
-  return run.finish();
+  const ranked = run.finish();
+  return Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
 }
 
 export function createRunRanking<K>(context: ScoringContext, options: RankOptions = {}): RunRanking<K> {
@@ -96,36 +106,39 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
     },
     finish() {
       const clusters = dedupe.finish();
-      const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
-      const fused = fuseRun(clusters.map((cluster, index) => ({
+      const fused = fuseRun(clusters.map((cluster) => ({
         contentScore: scores.scoreAt(cluster.item),
-        weights: scores.componentsAt(cluster.item)?.weights ?? null,
+        weights: scores.weightsAt(cluster.item),
         verdictFactor: 1,
         places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
-        independentSources: agreements[index]!.independentSources,
+        independentSources: agreementOf(cluster.sources).independentSources,
       })), ranking.fusion);
-      const ranked = clusters.map((cluster, index) => {
-        const agreement = agreements[index]!;
-        const base = scores.scoreAt(cluster.item);
-        const components = scores.componentsAt(cluster.item);
-        const { score, rank, agreement: agreementScore } = fused[index]!;
-        return {
-          id: cluster.sources[0]!.id,
-          score,
-          canonicalUrl: cluster.canonicalUrl,
-          ranked: {
+      // The run's figures per document, so a ranked item is built only when it is asked for.
+      const fusedScores = Float64Array.from(fused, (entry) => entry.score ?? Number.NaN);
+      const fusedRanks = Float64Array.from(fused, (entry) => entry.rank);
+      const fusedAgreements = Float64Array.from(fused, (entry) => entry.agreement);
+      const scoreOfCluster = (index: number) => (Number.isNaN(fusedScores[index]!) ? null : fusedScores[index]!);
+      const order = rankOrder(clusters.map((cluster, index) => ({ id: cluster.sources[0]!.id, score: scoreOfCluster(index), canonicalUrl: cluster.canonicalUrl })));
+      return {
+        length: order.length,
+        at(position) {
+          const index = order[position]!;
+          const cluster = clusters[index]!;
+          const agreement = agreementOf(cluster.sources);
+          const base = scores.scoreAt(cluster.item);
+          const components = scores.componentsAt(cluster.item);
+          return {
             item: keeps[cluster.item]!,
-            rank: 0,
-            score,
-            components: components === null || base === null ? null : { ...components, base, rank, agreement: agreementScore, independentSources: agreement.independentSources },
+            rank: position + 1,
+            score: scoreOfCluster(index),
+            components: components === null || base === null ? null : { ...components, base, rank: fusedRanks[index]!, agreement: fusedAgreements[index]!, independentSources: agreement.independentSources },
             canonicalUrl: cluster.canonicalUrl,
             sources: cluster.sources,
             merged: cluster.merged,
             agreement,
-          },
-        };
-      });
-      return rankOrder(ranked).map((index, position) => ({ ...ranked[index]!.ranked, rank: position + 1 }));
+          };
+        },
+      };
     },
   };
 }
