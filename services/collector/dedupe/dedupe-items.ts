@@ -166,6 +166,8 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
  * distinct word, every candidate's ids (in text order) in one growing Int32Array, and how many
  * candidates have each word (document frequency, counted only for texts long enough to match).
  */
+const STOP_WORD = -1;
+
 function createWordTable(minContentTokens: number) {
   const vocabulary = new Map<string, number>();
   const wordHighs: number[] = [];
@@ -185,17 +187,19 @@ function createWordTable(minContentTokens: number) {
     tooShort = growInt32(tooShort, count);
     const start = idCount;
     for (const token of tokenize(text)) {
-      if (isStopWord(token)) continue;
+      // Stop words are interned too, marked -1, so a token costs one lookup instead of a stop-word check and a lookup.
       let id = vocabulary.get(token);
       if (id === undefined) {
-        id = vocabulary.size;
+        id = isStopWord(token) ? STOP_WORD : wordHighs.length;
         vocabulary.set(token, id);
+        if (id === STOP_WORD) continue;
         const { high, low } = featureHash(token);
         wordHighs.push(high);
         wordLows.push(low);
         documentFrequency.push(0);
         lastSeenIn.push(-1);
       }
+      if (id === STOP_WORD) continue;
       allIds = growInt32(allIds, idCount + 1);
       allIds[idCount++] = id;
     }
