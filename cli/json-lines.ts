@@ -28,20 +28,42 @@ export function jsonLines(text: string, sourceLabel: string, expectedShape: stri
   return lines;
 }
 
+/** One line of a byte stream: its text, its 1-based number and where its bytes are (to read it again later instead of holding it). */
+export interface LineSpan {
+  text: string;
+  line: number;
+  offset: number;
+  length: number;
+}
+
+const NEWLINE = 0x0a;
+
 /**
- * The lines of a text stream as they arrive (split on '\n' like `jsonLines`, so line numbers
- * agree), holding one chunk at a time instead of the whole file.
+ * The lines of a byte stream as they arrive, a chunk's worth at a time, split on '\n' like
+ * `jsonLines` (so line numbers agree) and each decoded alone: a '\n' byte is never inside a UTF-8
+ * sequence, so that gives the text decoding the whole stream would. Only a line cut across
+ * chunks is copied.
  */
-export async function* streamLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let pending = '';
+export async function* streamLineSpans(chunks: AsyncIterable<Buffer>): AsyncGenerator<LineSpan[]> {
+  let carried: Buffer = Buffer.alloc(0);
+  let carriedOffset = 0;
+  let position = 0;
+  let line = 0;
   for await (const chunk of chunks) {
-    const text = pending + chunk;
+    const spans: LineSpan[] = [];
     let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      yield text.slice(start, end);
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      const bytes = carried.length === 0 ? chunk.subarray(start, end) : Buffer.concat([carried, chunk.subarray(start, end)]);
+      spans.push({ text: bytes.toString('utf8'), line: ++line, offset: carried.length === 0 ? position + start : carriedOffset, length: bytes.length });
+      carried = Buffer.alloc(0);
       start = end + 1;
     }
-    pending = text.slice(start);
+    if (start < chunk.length) {
+      if (carried.length === 0) carriedOffset = position + start;
+      carried = Buffer.concat([carried, chunk.subarray(start)]);
+    }
+    position += chunk.length;
+    yield spans;
   }
-  yield pending;
+  yield [{ text: carried.toString('utf8'), line: line + 1, offset: carried.length === 0 ? position : carriedOffset, length: carried.length }];
 }

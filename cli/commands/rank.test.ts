@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
-import { parseProviderResults, parseRankOptions, rankProviderResults, registerRankCommand } from './rank.ts';
+import { openJsonlInput, streamInput, textInput, type RereadableInput } from '../jsonl-input.ts';
+import { parseProviderResults, parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
 const line = (fields: Record<string, unknown>) => JSON.stringify(fields);
@@ -132,5 +135,66 @@ describe('skrya rank on a generated file with known duplicates', () => {
     expect(input.trueDocuments).toBeLessThan(input.lines * 0.8);
     expect(ranked).toHaveLength(input.trueDocuments);
     expect(ranked.reduce((sum, entry) => sum + 1 + (entry.merged as unknown[]).length, 0)).toBe(input.lines);
+  });
+});
+
+describe('skrya rank reads a file, stdin or a stream alike', () => {
+  // Dropped lines, a blank line, a non-ASCII title and copies to merge: everything the output reads back from the input.
+  const input = generateRankInput({ lines: 400, duplicateShare: 0.3, seed: 11 });
+  const text = [
+    input.text.trimEnd(),
+    '',
+    line({ url: 'https://example.org/empty', title: '', snippet: '', published_date: null, source: 'web' }),
+    line({ url: 'https://例え.jp/記事', title: 'Kafka 4.1 リリース', snippet: 'Kafka 4.1 がリリースされました', published_date: '2025-09-04', source: 'exa' }),
+    '',
+  ].join('\n');
+  const rankOptions = { ...options, queries: ['kafka release'], keepDropped: true };
+
+  async function rankInput(source: RereadableInput): Promise<{ output: string; droppedLines: number[] }> {
+    let output = '';
+    const { dropped } = await rankLines(source, rankOptions, (chunk) => {
+      output += chunk;
+    });
+    await source.close();
+    return { output, droppedLines: dropped.map((entry) => entry.line) };
+  }
+
+  it('ranks a file read back from disk, a stream cut at every few bytes and a text to the same bytes', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'skrya-rank-')), 'results.jsonl');
+    await writeFile(file, text);
+    const bytes = Buffer.from(text);
+    // Chunks of 7 bytes cut lines and multi-byte characters anywhere, as a pipe may.
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_chunk, index) => bytes.subarray(index * 7, index * 7 + 7));
+    const fromText = await rankInput(textInput(text, 'results.jsonl'));
+    expect(fromText.output.split('\n').length).toBeGreaterThan(250);
+    expect(fromText.droppedLines).toEqual([402]);
+    expect(await rankInput(await openJsonlInput(file))).toEqual(fromText);
+    expect(await rankInput(streamInput(Readable.from(chunks), 'piped'))).toEqual(fromText);
+  });
+
+  it('reads stdin for --jsonl -, printing and reporting what it prints and reports for the file', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'skrya-rank-')), 'results.jsonl');
+    await writeFile(file, text);
+    const args = ['rank', '--intent', 'status', '--query', 'kafka release', '--window-end', WINDOW_END];
+    const run = (jsonl: string, stdin: string) =>
+      new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+        const child = execFile(process.execPath, [path.resolve('bin/skrya.js'), ...args, '--jsonl', jsonl], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => (error === null ? resolve({ stdout, stderr }) : reject(error)));
+        child.stdin?.end(stdin);
+      });
+    const fromFile = await run(file, '');
+    const fromStdin = await run('-', text);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+    expect(fromFile.stderr).toContain(`${file} line 402: dropped`);
+    expect(fromStdin.stderr).toBe(fromFile.stderr.replaceAll(file, 'stdin'));
+  }, 60_000);
+
+  it('refuses a line of a file that is not a provider result with INVALID_INPUT naming the file and line', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'skrya-rank-')), 'results.jsonl');
+    await writeFile(file, `${RESULTS}\n${line({ url: 5 })}\n`);
+    const source = await openJsonlInput(file);
+    const failure = await rankLines(source, options, () => {}).catch((error: unknown) => error);
+    await source.close();
+    expect(failure).toMatchObject({ code: 'INVALID_INPUT', details: { line: 5 } });
+    expect(String(failure)).toContain(`${file} line 5 is not a provider result`);
   });
 });

@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
-import { parseJsonLine, streamLines } from '../json-lines.ts';
+import { parseJsonLine, streamLineSpans } from '../json-lines.ts';
+import { openJsonlInput, textInput, type RereadableInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
-import { type RankableItem, type RankedItem, rankItems, renderDigest } from '../../services/collector/index.ts';
-import { validateItem, type ValidationReason } from '../../domain/validation/validate-item.ts';
+import { createRunRanking, type RankableItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
+import { validateItem, type ValidationContext, type ValidationReason } from '../../domain/validation/validate-item.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -39,12 +39,17 @@ interface RankInputItem extends RankableItem {
   line: number;
 }
 
+/** How a rank run validates: as fetched at the window's end, which is also its clock. Made once a run, not once an item. */
+export function rankValidationContext(windowEnd: string): ValidationContext {
+  return { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) };
+}
+
 /**
  * The pipeline's validation of one result, built the way the scorer builds its candidate: an item
  * without a title, without a body (content or snippet) or without anything tracing its source is
  * dropped (returned with its reasons), never ranked.
  */
-export function validateForRank(item: RankInputItem, windowEnd: string): DroppedLine | null {
+export function validateForRank(item: RankInputItem, windowEnd: string, context: ValidationContext = rankValidationContext(windowEnd)): DroppedLine | null {
   const { result } = item;
   // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
   const validation = validateItem({
@@ -59,7 +64,7 @@ export function validateForRank(item: RankInputItem, windowEnd: string): Dropped
     summary: result.snippet || null,
     evidence_type: null,
     confidence: null,
-  }, { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) });
+  }, context);
   if (validation.outcome !== 'dropped') return null;
   return { line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') };
 }
@@ -93,7 +98,7 @@ export function parseProviderResult(content: string, lineNumber: number, fileLab
   listLengths.set(provider, providerRank);
   return {
     // Content-derived ids: equal scores break the same way whatever order the lines come in.
-    id: createHash('sha256').update(JSON.stringify([result.source, result.url, result.title, result.snippet])).digest('hex').slice(0, 16),
+    id: hash('sha256', JSON.stringify([result.source, result.url, result.title, result.snippet])).slice(0, 16),
     url: result.url,
     title: result.title,
     snippet: result.snippet,
@@ -119,28 +124,22 @@ export function parseProviderResults(text: string, fileLabel: string): RankInput
 }
 
 /**
- * Reads results line by line as they arrive, validating each at once: only what validation keeps
- * (and a short record of what it drops) outlives its line, so memory follows the kept items, not
- * the file.
+ * What ranking keeps of a result while the rest of the file is read: its id and provider, and
+ * where its line is so it can be read again for the output (readResult), not its text.
  */
-export async function readForRank(lines: AsyncIterable<string> | Iterable<string>, fileLabel: string, windowEnd: string): Promise<{ kept: RankInputItem[]; dropped: DroppedLine[] }> {
-  const listLengths = new Map<string, number>();
-  const kept: RankInputItem[] = [];
-  const dropped: DroppedLine[] = [];
-  let lineNumber = 0;
-  for await (const content of lines) {
-    lineNumber++;
-    const item = parseProviderResult(content, lineNumber, fileLabel, listLengths);
-    if (item === null) continue;
-    const drop = validateForRank(item, windowEnd);
-    if (drop === null) kept.push(item);
-    else dropped.push(drop);
-  }
-  return { kept, dropped };
+interface KeptLine {
+  id: string;
+  provider: string;
+  offset: number;
+  length: number;
 }
 
-export function rankedLine(ranked: RankedItem<RankInputItem>): string {
-  const { result } = ranked.item;
+/** A kept line read again: the same result the first read validated. */
+function readResult(input: RereadableInput, kept: KeptLine): ProviderResult {
+  return providerResultSchema.parse(JSON.parse(input.read(kept.offset, kept.length)));
+}
+
+export function rankedLine(ranked: RankedItem<KeptLine>, result: ProviderResult): string {
   return JSON.stringify({
     rank: ranked.rank,
     id: ranked.item.id,
@@ -164,7 +163,7 @@ export async function rankProviderResults(text: string, fileLabel: string, optio
 /** Validates like the pipeline, ranks what it keeps; `output` is what stdout gets. */
 export async function rankAndValidate(text: string, fileLabel: string, options: RankCommandOptions): Promise<{ output: string; dropped: DroppedLine[] }> {
   let output = '';
-  const { dropped } = await rankLines(text.split('\n'), fileLabel, options, (chunk) => {
+  const { dropped } = await rankLines(textInput(text, fileLabel), options, (chunk) => {
     output += chunk;
   });
   return { output, dropped };
@@ -174,29 +173,59 @@ export async function rankAndValidate(text: string, fileLabel: string, options: 
 const OUTPUT_CHUNK_LINES = 1_000;
 
 /**
- * The command's whole work: read and validate each line as it comes, rank what validation kept,
- * and hand the output to `write` in chunks (ranked lines, then the dropped ones with keepDropped).
+ * Reads and validates each line as it comes and hands the ones validation keeps to the ranking,
+ * which holds only their scores, what dedupe matches on and a KeptLine; the line's text is let go.
  */
-export async function rankLines(lines: AsyncIterable<string> | Iterable<string>, fileLabel: string, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>): Promise<{ dropped: DroppedLine[] }> {
-  const { kept, dropped } = await readForRank(lines, fileLabel, options.windowEnd);
-  const ranked = rankItems(kept, { intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
+async function readAndRank(input: RereadableInput, options: RankCommandOptions): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
+  const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
+  const listLengths = new Map<string, number>();
+  const dropped: DroppedLine[] = [];
+  const validation = rankValidationContext(options.windowEnd);
+  for await (const spans of streamLineSpans(input.chunks())) {
+    for (const span of spans) {
+      const item = parseProviderResult(span.text, span.line, input.label, listLengths);
+      if (item === null) continue;
+      const drop = validateForRank(item, options.windowEnd, validation);
+      if (drop === null) run.add(item, { id: item.id, provider: item.provider, offset: span.offset, length: span.length });
+      else dropped.push(drop);
+    }
+  }
+  return { ranked: run.finish(), dropped };
+}
+
+/**
+ * The command's whole work: read and validate each line as it comes, rank what validation kept,
+ * and hand the output to `write` in chunks (ranked lines, each read again from the input, then
+ * the dropped ones with keepDropped).
+ */
+export async function rankLines(input: RereadableInput, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>): Promise<{ dropped: DroppedLine[] }> {
+  const { ranked, dropped } = await readAndRank(input, options);
   if (options.digest === true) {
+    const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
     await write(renderDigest({
       topicId: 'rank',
       title: options.queries[0] ?? 'Results',
-      items: ranked.map((entry) => ({ title: entry.item.title, url: entry.item.url, summary: entry.item.snippet ?? null, sources: entry.sources, score: entry.score, published_at: entry.item.published_at })),
-      stats: { retrieved: ranked.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(ranked.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
+      items: entries.map((entry) => {
+        const result = readResult(input, entry.item);
+        return { title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date };
+      }),
+      stats: { retrieved: entries.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(entries.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
     }));
     return { dropped };
   }
   const listed = options.keepDropped === true ? dropped.map(droppedLine) : [];
   const total = ranked.length + listed.length;
   for (let start = 0; start < total; start += OUTPUT_CHUNK_LINES) {
-    let chunk = '';
+    const chunk: string[] = [];
     for (let index = start; index < Math.min(total, start + OUTPUT_CHUNK_LINES); index++) {
-      chunk += `${index < ranked.length ? rankedLine(ranked[index]!) : listed[index - ranked.length]!}\n`;
+      if (index >= ranked.length) {
+        chunk.push(listed[index - ranked.length]!);
+        continue;
+      }
+      const entry = ranked.at(index);
+      chunk.push(rankedLine(entry, readResult(input, entry.item)));
     }
-    await write(chunk);
+    await write(`${chunk.join('\n')}\n`);
   }
   return { dropped };
 }
@@ -216,15 +245,6 @@ export function parseRankOptions(raw: { intent?: string; query: string[]; boost?
   return { intent, queries, boostDomains, windowEnd };
 }
 
-/** The file's text chunk by chunk; a file that cannot be read is INVALID_INPUT (only read errors are caught here). */
-async function* fileChunks(file: string): AsyncGenerator<string> {
-  try {
-    for await (const chunk of createReadStream(file, { encoding: 'utf8' })) yield chunk as string;
-  } catch (error) {
-    throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
-
 async function writeRespectingBackpressure(chunk: string): Promise<void> {
   if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
@@ -232,7 +252,7 @@ async function writeRespectingBackpressure(chunk: string): Promise<void> {
 export function registerRankCommand(program: Command): void {
   program
     .command('rank')
-    .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}; each source\'s lines, in order, are its ranked list')
+    .requiredOption('--jsonl <file>', 'provider results, one JSON object a line: {url, title, snippet, published_date, source}; each source\'s lines, in order, are its ranked list; - reads stdin')
     .option('--intent <intent>', `${INTENTS.join(' | ')}; without it nothing is scored and provider order is kept`)
     .option('--query <query>', 'the query; repeat for each sub-query (keyword coverage is measured over all of them)', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--boost <domains>', 'comma-separated domains (example.com) or patterns (docs.*) whose authority gets +0.2')
@@ -242,7 +262,12 @@ export function registerRankCommand(program: Command): void {
     .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean }) => {
       const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true, keepDropped: raw.keepDropped === true };
       // Dropped items are never ranked; each is named on stderr with its reasons, as the pipeline records them.
-      const { dropped } = await rankLines(streamLines(fileChunks(raw.jsonl)), raw.jsonl, options, writeRespectingBackpressure);
-      for (const entry of dropped) process.stderr.write(`${describeDropped(entry, raw.jsonl)}\n`);
+      const input = await openJsonlInput(raw.jsonl);
+      try {
+        const { dropped } = await rankLines(input, options, writeRespectingBackpressure);
+        for (const entry of dropped) process.stderr.write(`${describeDropped(entry, input.label)}\n`);
+      } finally {
+        await input.close();
+      }
     });
 }

@@ -1,6 +1,8 @@
 import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
-import { featureHash, fingerprintBands, popcount32, simhashOfFeatures, type Fingerprint } from './simhash.ts';
+import { createFingerprintIndex } from './fingerprint-index.ts';
+import { growInt32 } from './grow-int32.ts';
+import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
 
 /**
@@ -23,9 +25,8 @@ import { translationKey } from './translation-key.ts';
  * Items are visited best first (score descending, then canonical URL and content hash; without
  * scores, provider order), and
  * each joins the best-ranked existing cluster it matches, so the kept copy is always the
- * highest-scored one and a chain A≈B≈C cannot drag an unrelated C into A's cluster. The
- * fingerprint is cut into `hammingThreshold + 1` bands: two fingerprints within the threshold
- * agree on at least one whole band (pigeonhole), so only items sharing a band bucket are compared
+ * highest-scored one and a chain A≈B≈C cannot drag an unrelated C into A's cluster. Fingerprints
+ * are looked up in a banded index (fingerprint-index.ts), so only plausible pairs are compared
  * instead of all pairs.
  */
 export interface DedupeCandidate {
@@ -51,7 +52,7 @@ export interface SourceRef {
 
 export type MergeReason = 'canonical_url' | 'translation' | 'near_duplicate';
 
-export interface DedupedItem<T extends DedupeCandidate> {
+export interface DedupedItem<T> {
   /** The kept copy: the best-ranked one. */
   item: T;
   canonicalUrl: string | null;
@@ -144,48 +145,67 @@ export const RUN_COMMON_SHARE = 0.1;
 export const RUN_COMMON_MIN_ITEMS = 3;
 
 /**
- * Candidates for near-duplicate matching: their fingerprints and words, or null when the text is too short.
- * Words are interned to integer ids and hashed once per distinct word, so 100k items cost one
- * tokenization each and little garbage. Every item's word ids live in one shared array and its
- * distinct words are views into one shared buffer: a typed array of its own per item was one
- * malloc'd backing store each, 200k of them on 100k results.
+ * One run's dedupe, fed a candidate at a time: `add` reads what matching needs from the candidate
+ * (its canonical URL, version numbers and word ids) and keeps only that and `keep`, never the
+ * title or text, so a caller holding 100k results need not hold their texts until the end.
+ * `finish` clusters them; each cluster's `item` is the `keep` given with its best-ranked copy.
  */
-interface NearDuplicateFeatures {
-  /** Null when every word is one of the run's common words (see RUN_COMMON_SHARE): word overlap still applies. */
-  fingerprint: Fingerprint | null;
-  /** Distinct content word ids (stop words left out), sorted. */
-  words: Int32Array;
+export interface DedupeRun<K> {
+  add(candidate: DedupeCandidate, keep: K): void;
+  finish(): DedupedItem<K>[];
 }
 
-function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentTokens: number): { features: (NearDuplicateFeatures | null)[]; documentFrequency: readonly number[] } {
+export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
+  const run = createDedupeRun<T>(options);
+  for (const item of items) run.add(item, item);
+  return run.finish();
+}
+
+/**
+ * The words of each candidate as it is added: interned to integer ids and hashed once per
+ * distinct word, every candidate's ids (in text order) in one growing Int32Array, and how many
+ * candidates have each word (document frequency, counted only for texts long enough to match).
+ */
+const STOP_WORD = -1;
+
+function createWordTable(minContentTokens: number) {
   const vocabulary = new Map<string, number>();
   const wordHighs: number[] = [];
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
   const lastSeenIn: number[] = [];
-  // Item i's word ids, in text order, are allIds[idStarts[i] .. idStarts[i + 1]); a too-short text is marked in tooShort.
-  const allIds: number[] = [];
-  const idStarts = new Int32Array(items.length + 1);
-  const tooShort = new Uint8Array(items.length);
-  items.forEach((item, itemIndex) => {
-    const start = allIds.length;
-    for (const token of tokenize(`${item.title} ${item.text}`)) {
-      if (isStopWord(token)) continue;
+  let allIds = new Int32Array(1 << 16);
+  let idCount = 0;
+  let idStarts = new Int32Array(1024);
+  // 1: too few distinct content words to take part in near-duplicate matching.
+  let tooShort = new Int32Array(1024);
+  let count = 0;
+
+  function add(text: string): void {
+    const itemIndex = count++;
+    idStarts = growInt32(idStarts, count + 1);
+    tooShort = growInt32(tooShort, count);
+    const start = idCount;
+    for (const token of tokenize(text)) {
+      // Stop words are interned too, marked -1, so a token costs one lookup instead of a stop-word check and a lookup.
       let id = vocabulary.get(token);
       if (id === undefined) {
-        id = vocabulary.size;
+        id = isStopWord(token) ? STOP_WORD : wordHighs.length;
         vocabulary.set(token, id);
+        if (id === STOP_WORD) continue;
         const { high, low } = featureHash(token);
         wordHighs.push(high);
         wordLows.push(low);
         documentFrequency.push(0);
         lastSeenIn.push(-1);
       }
-      allIds.push(id);
+      if (id === STOP_WORD) continue;
+      allIds = growInt32(allIds, idCount + 1);
+      allIds[idCount++] = id;
     }
-    idStarts[itemIndex + 1] = allIds.length;
+    idStarts[itemIndex + 1] = idCount;
     let distinct = 0;
-    for (let k = start; k < allIds.length; k++) {
+    for (let k = start; k < idCount; k++) {
       const id = allIds[k]!;
       if (lastSeenIn[id] === itemIndex) continue;
       lastSeenIn[id] = itemIndex;
@@ -195,194 +215,262 @@ function nearDuplicateFeatures(items: readonly DedupeCandidate[], minContentToke
       tooShort[itemIndex] = 1;
       return;
     }
-    for (let k = start; k < allIds.length; k++) {
+    for (let k = start; k < idCount; k++) {
       const id = allIds[k]!;
       if (lastSeenIn[id] !== itemIndex) continue;
       documentFrequency[id]!++;
       lastSeenIn[id] = -2 - itemIndex;
     }
-  });
-  const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * items.length));
-  const highs: number[] = [];
-  const lows: number[] = [];
-  const distinctWords = new Int32Array(allIds.length);
-  let distinctEnd = 0;
-  const features = items.map((_item, itemIndex): NearDuplicateFeatures | null => {
-    if (tooShort[itemIndex] === 1) return null;
-    const start = idStarts[itemIndex]!;
-    const end = idStarts[itemIndex + 1]!;
-    const wordsStart = distinctEnd;
-    let count = 0;
-    for (let k = start; k < end; k++) {
-      const id = allIds[k]!;
-      // Marks distinct words with a value no counting pass above left behind.
-      if (lastSeenIn[id] !== items.length + itemIndex) {
-        lastSeenIn[id] = items.length + itemIndex;
-        distinctWords[distinctEnd++] = id;
+  }
+
+  /**
+   * Every candidate's fingerprint and sorted distinct words, once all are in (which words are the
+   * run's common ones depends on all of them). The word ids in text order are dropped afterwards.
+   */
+  function features(): NearDuplicateFeatures {
+    const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * count));
+    const highs: number[] = [];
+    const lows: number[] = [];
+    const result: NearDuplicateFeatures = {
+      usable: new Uint8Array(count),
+      hasFingerprint: new Uint8Array(count),
+      fingerprintHigh: new Int32Array(count),
+      fingerprintLow: new Int32Array(count),
+      words: new Int32Array(idCount),
+      wordsStart: new Int32Array(count),
+      wordsEnd: new Int32Array(count),
+      documentFrequency,
+    };
+    let distinctEnd = 0;
+    for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+      if (tooShort[itemIndex] === 1) continue;
+      result.usable[itemIndex] = 1;
+      const wordsStart = distinctEnd;
+      let featureCount = 0;
+      for (let k = idStarts[itemIndex]!; k < idStarts[itemIndex + 1]!; k++) {
+        const id = allIds[k]!;
+        // Marks distinct words with a value no counting pass in add() left behind.
+        if (lastSeenIn[id] !== count + itemIndex) {
+          lastSeenIn[id] = count + itemIndex;
+          result.words[distinctEnd++] = id;
+        }
+        if (documentFrequency[id]! > commonAbove) continue;
+        highs[featureCount] = wordHighs[id]!;
+        lows[featureCount] = wordLows[id]!;
+        featureCount++;
       }
-      if (documentFrequency[id]! > commonAbove) continue;
-      highs[count] = wordHighs[id]!;
-      lows[count] = wordLows[id]!;
-      count++;
+      result.words.subarray(wordsStart, distinctEnd).sort();
+      result.wordsStart[itemIndex] = wordsStart;
+      result.wordsEnd[itemIndex] = distinctEnd;
+      // Word overlap uses every content word: the run's common words are most of what two copies share.
+      // A text made only of them (a specification whose sentence every version repeats) has no
+      // fingerprint, but its copies can still be found by overlap, with versions kept apart.
+      if (featureCount === 0) continue;
+      const fingerprint = simhashOfFeatures(highs, lows, featureCount);
+      result.hasFingerprint[itemIndex] = 1;
+      result.fingerprintHigh[itemIndex] = fingerprint.high;
+      result.fingerprintLow[itemIndex] = fingerprint.low;
     }
-    // Word overlap uses every content word: the run's common words are most of what two copies share.
-    // A text made only of them (a specification whose sentence every version repeats) has no
-    // fingerprint, but its copies can still be found by overlap, with versions kept apart.
-    return { fingerprint: count === 0 ? null : simhashOfFeatures(highs, lows, count), words: distinctWords.subarray(wordsStart, distinctEnd).sort() };
-  });
-  return { features, documentFrequency };
+    allIds = new Int32Array(0);
+    return result;
+  }
+
+  return { add, features };
 }
 
-/** Distinct words two sorted id lists share. */
-function sharedWords(left: Int32Array, right: Int32Array): number {
+/** Candidates' near-duplicate features, by candidate index. */
+interface NearDuplicateFeatures {
+  /** 1: long enough to take part in near-duplicate matching. */
+  usable: Uint8Array;
+  /** 1: has a fingerprint (0 when every word is one of the run's common words, see RUN_COMMON_SHARE: word overlap still applies). */
+  hasFingerprint: Uint8Array;
+  fingerprintHigh: Int32Array;
+  fingerprintLow: Int32Array;
+  /** Distinct content word ids (stop words left out) of candidate i, sorted: words[wordsStart[i] .. wordsEnd[i]). */
+  words: Int32Array;
+  wordsStart: Int32Array;
+  wordsEnd: Int32Array;
+  documentFrequency: readonly number[];
+}
+
+export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
+  const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
+  const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS);
+  const keeps: K[] = [];
+  // Per candidate, in plain arrays rather than an object each: these live until finish().
+  const ids: string[] = [];
+  const scores: (number | null)[] = [];
+  const canonicals: (string | null)[] = [];
+  const contentHashes: (string | undefined)[] = [];
+  const urls: (string | null)[] = [];
+  const providers: string[] = [];
+  const versions: string[] = [];
+  return {
+    add(candidate, keep) {
+      keeps.push(keep);
+      ids.push(candidate.id);
+      scores.push(candidate.score);
+      canonicals.push(candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints));
+      contentHashes.push(candidate.contentHash);
+      urls.push(candidate.url);
+      providers.push(candidate.provider);
+      versions.push(versionKey(candidate.title, candidate.text));
+      wordTable.add(`${candidate.title} ${candidate.text}`);
+    },
+    finish() {
+      const clustering = createClustering(wordTable.features(), versions, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
+      const order = rankOrder(ids.map((id, index) => ({ id, score: scores[index]!, canonicalUrl: canonicals[index]!, contentHash: contentHashes[index] })));
+      const clusters: (DedupedItem<K> & { sourceKeys: Set<string> | null })[] = [];
+      for (const index of order) {
+        const id = ids[index]!;
+        const canonical = canonicals[index]!;
+        const url = urls[index]!;
+        const provider = providers[index]!;
+        const source: SourceRef = { provider, url, id };
+        const match = clustering.join(index, canonical);
+        if (match === null) {
+          clusters.push({ item: keeps[index]!, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: null });
+          continue;
+        }
+        const cluster = clusters[match.cluster]!;
+        cluster.merged.push({ id, reason: match.reason });
+        // Most clusters never get a second copy: their set of sources is only built on the first merge.
+        cluster.sourceKeys ??= new Set(cluster.sources.map((kept) => sourceKey(kept.provider, kept.url)));
+        const key = sourceKey(provider, url);
+        if (!cluster.sourceKeys.has(key)) {
+          cluster.sourceKeys.add(key);
+          cluster.sources.push(source);
+        }
+      }
+      return clusters.map(({ item, canonicalUrl: url, sources, merged }) => ({ item, canonicalUrl: url, sources, merged }));
+    },
+  };
+}
+
+function sourceKey(provider: string, url: string | null): string {
+  return `${provider}\u0000${url ?? ''}`;
+}
+
+/**
+ * The clusters of one run as candidates join them best first: `join` returns the cluster a
+ * candidate merges into and why, or null after starting a new cluster with it as the leader.
+ */
+function createClustering(features: NearDuplicateFeatures, versions: readonly string[], threshold: number, overlapThreshold: number) {
+  const { usable, hasFingerprint, fingerprintHigh, fingerprintLow } = features;
+  const clusterByUrl = new Map<string, number>();
+  const clusterByTranslation = new Map<string, number>();
+  const fingerprints = createFingerprintIndex(threshold);
+  const overlaps = createOverlapIndex(features, overlapThreshold);
+  const leaderVersion: string[] = [];
+  let clusterCount = 0;
+
+  function join(index: number, canonical: string | null): { cluster: number; reason: MergeReason } | null {
+    const version = versions[index]!;
+    const translation = canonical === null ? null : translationKey(canonical);
+    let cluster = canonical === null ? undefined : clusterByUrl.get(canonical);
+    let reason: MergeReason = 'canonical_url';
+    if (cluster === undefined && translation !== null) {
+      cluster = clusterByTranslation.get(translation);
+      reason = 'translation';
+    }
+    if (cluster === undefined && usable[index] === 1) {
+      const sameRelease = (candidate: number) => !differentVersions(version, leaderVersion[candidate]!);
+      if (hasFingerprint[index] === 1) cluster = fingerprints.earliestWithin(fingerprintHigh[index]!, fingerprintLow[index]!, sameRelease);
+      cluster ??= overlaps.earliestOverlapping(index, sameRelease);
+      reason = 'near_duplicate';
+    }
+    if (cluster !== undefined) {
+      if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, cluster);
+      if (translation !== null && !clusterByTranslation.has(translation)) clusterByTranslation.set(translation, cluster);
+      return { cluster, reason };
+    }
+    const created = clusterCount++;
+    leaderVersion.push(version);
+    if (usable[index] === 1) overlaps.addLeader(created, index);
+    if (canonical !== null) clusterByUrl.set(canonical, created);
+    if (translation !== null) clusterByTranslation.set(translation, created);
+    if (hasFingerprint[index] === 1) fingerprints.add(created, fingerprintHigh[index]!, fingerprintLow[index]!);
+    return null;
+  }
+
+  return { join };
+}
+
+/** Distinct words two sorted id ranges of `words` share. */
+function sharedWords(words: Int32Array, leftStart: number, leftEnd: number, rightStart: number, rightEnd: number): number {
   let shared = 0;
-  let i = 0;
-  let j = 0;
-  while (i < left.length && j < right.length) {
-    if (left[i] === right[j]) {
+  let i = leftStart;
+  let j = rightStart;
+  while (i < leftEnd && j < rightEnd) {
+    const left = words[i]!;
+    const right = words[j]!;
+    if (left === right) {
       shared++;
       i++;
       j++;
-    } else if (left[i]! < right[j]!) i++;
+    } else if (left < right) i++;
     else j++;
   }
   return shared;
 }
 
-export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
-  const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
-  const minContentTokens = options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS;
-  const bands = threshold + 1;
-  const overlapThreshold = options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD;
-  const { features, documentFrequency } = nearDuplicateFeatures(items, minContentTokens);
-  const versions = items.map((item) => versionKey(item.title, item.text));
-  const leaderWords: (Int32Array | null)[] = [];
-  const leaderVersion: string[] = [];
-  // Word id → clusters whose leader has it (only words in at most OVERLAP_INDEX_MAX_ITEMS items).
+/**
+ * Word-overlap matching: the best-ranked earlier cluster whose leader shares at least
+ * `overlapThreshold` of the shorter word set (and MIN_SHARED_WORDS words). Candidates are the
+ * leaders sharing one of the item's rarer words (word → leaders, for words in at most
+ * OVERLAP_INDEX_MAX_ITEMS items), so only plausible pairs are compared.
+ */
+function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: number) {
+  const { words, wordsStart, wordsEnd, documentFrequency } = features;
   const wordLeaders = new Map<number, number[]>();
-  const clusters: (DedupedItem<T> & { sourceKeys: Set<string> })[] = [];
-  // Leader fingerprints by cluster index, in flat arrays for a tight comparison loop.
-  const leaderHigh: number[] = [];
-  const leaderLow: number[] = [];
-  const clusterByUrl = new Map<string, number>();
-  const clusterByTranslation = new Map<string, number>();
-  // One map per band: band value → clusters whose leader has that value, in creation (= rank) order.
-  const bandBuckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+  // Cluster → its leader's candidate index (-1: the leader has no word set).
+  let leaderOf = new Int32Array(1024).fill(-1);
+  // Cluster → the lookup that last counted it as a candidate, so each is compared once a lookup.
+  let seenIn = new Int32Array(1024).fill(-1);
+  let lookups = 0;
 
-  const canonicals = items.map((candidate) => (candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints)));
-  const keys = items.map((candidate, index) => ({ id: candidate.id, score: candidate.score, canonicalUrl: canonicals[index], contentHash: candidate.contentHash }));
-  for (const index of rankOrder(keys)) {
-    const candidate = items[index]!;
-    const canonical = canonicals[index] ?? null;
-    const feature = features[index] ?? null;
-    const fingerprint = feature?.fingerprint ?? null;
-    const version = versions[index]!;
-    const bandValues = fingerprint === null ? null : fingerprintBands(fingerprint, bands);
-    const translation = canonical === null ? null : translationKey(canonical);
-    let clusterIndex = canonical === null ? undefined : clusterByUrl.get(canonical);
-    let reason: MergeReason = 'canonical_url';
-    if (clusterIndex === undefined && translation !== null) {
-      clusterIndex = clusterByTranslation.get(translation);
-      reason = 'translation';
-    }
-    if (clusterIndex === undefined && feature !== null) {
-      const sameRelease = (cluster: number) => !differentVersions(version, leaderVersion[cluster]!);
-      if (fingerprint !== null && bandValues !== null) clusterIndex = closestEarlierCluster(fingerprint, bandValues, bandBuckets, leaderHigh, leaderLow, threshold, sameRelease);
-      clusterIndex ??= overlappingEarlierCluster(feature.words, documentFrequency, wordLeaders, leaderWords, overlapThreshold, sameRelease);
-      reason = 'near_duplicate';
-    }
-    const source: SourceRef = { provider: candidate.provider, url: candidate.url, id: candidate.id };
-    const sourceKey = `${candidate.provider}\u0000${candidate.url ?? ''}`;
-    if (clusterIndex !== undefined) {
-      const cluster = clusters[clusterIndex]!;
-      cluster.merged.push({ id: candidate.id, reason });
-      if (!cluster.sourceKeys.has(sourceKey)) {
-        cluster.sourceKeys.add(sourceKey);
-        cluster.sources.push(source);
+  return {
+    addLeader(cluster: number, index: number): void {
+      const size = leaderOf.length;
+      leaderOf = growInt32(leaderOf, cluster + 1);
+      seenIn = growInt32(seenIn, cluster + 1);
+      if (leaderOf.length > size) {
+        leaderOf.fill(-1, size);
+        seenIn.fill(-1, size);
       }
-      if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, clusterIndex);
-      if (translation !== null && !clusterByTranslation.has(translation)) clusterByTranslation.set(translation, clusterIndex);
-      continue;
-    }
-    const newIndex = clusters.length;
-    clusters.push({ item: candidate, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: new Set([sourceKey]) });
-    leaderHigh.push(fingerprint?.high ?? 0);
-    leaderLow.push(fingerprint?.low ?? 0);
-    leaderWords.push(feature?.words ?? null);
-    leaderVersion.push(version);
-    if (feature !== null) {
-      for (const word of feature.words) {
+      leaderOf[cluster] = index;
+      for (let k = wordsStart[index]!; k < wordsEnd[index]!; k++) {
+        const word = words[k]!;
         if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) continue;
         const leaders = wordLeaders.get(word);
-        if (leaders === undefined) wordLeaders.set(word, [newIndex]);
-        else leaders.push(newIndex);
+        if (leaders === undefined) wordLeaders.set(word, [cluster]);
+        else leaders.push(cluster);
       }
-    }
-    if (canonical !== null) clusterByUrl.set(canonical, newIndex);
-    if (translation !== null) clusterByTranslation.set(translation, newIndex);
-    bandValues?.forEach((value, band) => {
-      const bucket = bandBuckets[band]!;
-      const members = bucket.get(value);
-      if (members === undefined) bucket.set(value, [newIndex]);
-      else members.push(newIndex);
-    });
-  }
-  return clusters.map(({ item, canonicalUrl: url, sources, merged }) => ({ item, canonicalUrl: url, sources, merged }));
+    },
+    earliestOverlapping(index: number, accept: (cluster: number) => boolean): number | undefined {
+      const start = wordsStart[index]!;
+      const end = wordsEnd[index]!;
+      if (end - start < MIN_SHARED_WORDS) return undefined;
+      const lookup = lookups++;
+      let best: number | undefined;
+      for (let k = start; k < end; k++) {
+        const word = words[k]!;
+        if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) continue;
+        for (const cluster of wordLeaders.get(word) ?? NO_LEADERS) {
+          if (seenIn[cluster] === lookup) continue;
+          seenIn[cluster] = lookup;
+          if (best !== undefined && cluster >= best) continue;
+          const leader = leaderOf[cluster]!;
+          if (leader === -1) continue;
+          const leaderSize = wordsEnd[leader]! - wordsStart[leader]!;
+          if (leaderSize < MIN_SHARED_WORDS) continue;
+          const shared = sharedWords(words, start, end, wordsStart[leader]!, wordsEnd[leader]!);
+          if (shared >= MIN_SHARED_WORDS && shared >= overlapThreshold * Math.min(end - start, leaderSize) && accept(cluster)) best = cluster;
+        }
+      }
+      return best;
+    },
+  };
 }
 
-/** The best-ranked (earliest) cluster within the threshold among those sharing a band, if any. */
-function closestEarlierCluster(
-  fingerprint: Fingerprint,
-  bandValues: readonly number[],
-  bandBuckets: readonly Map<number, number[]>[],
-  leaderHigh: readonly number[],
-  leaderLow: readonly number[],
-  threshold: number,
-  accept: (cluster: number) => boolean,
-): number | undefined {
-  let best = Number.POSITIVE_INFINITY;
-  for (let band = 0; band < bandValues.length; band++) {
-    const members = bandBuckets[band]!.get(bandValues[band]!);
-    if (members === undefined) continue;
-    for (const clusterIndex of members) {
-      // Buckets are in rank order: nothing later in this one can beat a match already found.
-      if (clusterIndex >= best) break;
-      const distance = popcount32((fingerprint.high ^ leaderHigh[clusterIndex]!) >>> 0) + popcount32((fingerprint.low ^ leaderLow[clusterIndex]!) >>> 0);
-      if (distance <= threshold && accept(clusterIndex)) {
-        best = clusterIndex;
-        break;
-      }
-    }
-  }
-  return Number.isFinite(best) ? best : undefined;
-}
-
-/**
- * The best-ranked earlier cluster whose leader shares at least `overlapThreshold` of the shorter
- * word set (and MIN_SHARED_WORDS words). Candidates are the leaders sharing one of the item's
- * rarer words (the index), so only plausible pairs are compared.
- */
-function overlappingEarlierCluster(
-  words: Int32Array,
-  documentFrequency: readonly number[],
-  wordLeaders: ReadonlyMap<number, number[]>,
-  leaderWords: readonly (Int32Array | null)[],
-  overlapThreshold: number,
-  accept: (cluster: number) => boolean,
-): number | undefined {
-  if (words.length < MIN_SHARED_WORDS) return undefined;
-  const candidates = new Set<number>();
-  for (const word of words) {
-    if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) continue;
-    for (const cluster of wordLeaders.get(word) ?? []) candidates.add(cluster);
-  }
-  let best: number | undefined;
-  for (const cluster of candidates) {
-    if (best !== undefined && cluster >= best) continue;
-    const other = leaderWords[cluster];
-    if (other === null || other === undefined || other.length < MIN_SHARED_WORDS) continue;
-    const shared = sharedWords(words, other);
-    if (shared >= MIN_SHARED_WORDS && shared >= overlapThreshold * Math.min(words.length, other.length) && accept(cluster)) best = cluster;
-  }
-  return best;
-}
+const NO_LEADERS: readonly number[] = [];

@@ -1,9 +1,10 @@
 import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
-import { fuseRun } from '../../../domain/ranking/fusion.ts';
+import { fuseRun, type ListPlace } from '../../../domain/ranking/fusion.ts';
 import { SHIPPED_RANKING, type RankingModel } from '../../../domain/ranking/ranking-model.ts';
+import { createScoreColumns } from '../../../domain/ranking/score-columns.ts';
 import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
-import { dedupeItems, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
+import { createDedupeRun, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
 
 /**
  * One run's ranking, end to end: score every item, merge copies (dedupeItems), fuse in the
@@ -28,7 +29,7 @@ export interface RankedComponents extends ScoreComponents {
   independentSources: number;
 }
 
-export interface RankedItem<T extends RankableItem> {
+export interface RankedItem<T> {
   item: T;
   /** 1-based position in the ranking. */
   rank: number;
@@ -50,52 +51,94 @@ function nearDuplicateText(item: ScorableItem): string {
   return item.content || item.summary || item.snippet || '';
 }
 
+/**
+ * One run's ranking fed an item at a time: `add` scores the item and hands dedupe what it matches
+ * on, keeping only `keep`, the score (in ScoreColumns) and where the item stood in its provider's
+ * list. What the caller passes as `keep` is what the ranking returns as each document's `item`:
+ * the item itself (rankItems), or a small record from which the caller can find it again
+ * (`skrya rank` keeps a line's place in the file, not its text).
+ */
+export interface RunRanking<K> {
+  add(item: RankableItem, keep: K): void;
+  finish(): RankedRun<K>;
+}
+
+/**
+ * A finished ranking, best first. `at` builds the document at a position when asked, so a caller
+ * that prints as it goes (`skrya rank`, 70k documents) never holds them all at once.
+ */
+export interface RankedRun<K> {
+  length: number;
+  at(position: number): RankedItem<K>;
+}
+
 export function rankItems<T extends RankableItem>(items: readonly T[], context: ScoringContext, options: RankOptions = {}): RankedItem<T>[] {
+  const run = createRunRanking<T>(context, options);
+  for (const item of items) run.add(item, item);
+  const ranked = run.finish();
+  return Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
+}
+
+export function createRunRanking<K>(context: ScoringContext, options: RankOptions = {}): RunRanking<K> {
   const ranking = options.ranking ?? SHIPPED_RANKING;
   const scoreOf = createItemScorer(context, ranking);
-  const scored = items.map((item) => {
-    const { score, components } = scoreOf(item);
-    return {
-      id: item.id,
-      url: item.url,
-      canonicalHints: item.canonicalHints,
-      provider: item.provider,
-      title: item.title,
-      text: nearDuplicateText(item),
-      score,
-      components,
-      original: item,
-    };
-  });
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const clusters = dedupeItems(scored, options.dedupe);
-  const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
-  const fused = fuseRun(clusters.map((cluster, index) => ({
-    contentScore: cluster.item.score,
-    weights: cluster.item.components?.weights ?? null,
-    verdictFactor: 1,
-    places: [cluster.item.original, ...cluster.merged.map((merged) => byId.get(merged.id)!)].map((copy) => ({ list: copy.resultList ?? null, rank: copy.providerRank ?? null })),
-    independentSources: agreements[index]!.independentSources,
-  })), ranking.fusion);
-  const ranked = clusters.map((cluster, index) => {
-    const agreement = agreements[index]!;
-    const { score: base, components } = cluster.item;
-    const { score, rank, agreement: agreementScore } = fused[index]!;
-    return {
-      id: cluster.item.id,
-      score,
-      canonicalUrl: cluster.canonicalUrl,
-      ranked: {
-        item: cluster.item.original,
-        rank: 0,
-        score,
-        components: components === null || base === null ? null : { ...components, base, rank, agreement: agreementScore, independentSources: agreement.independentSources },
-        canonicalUrl: cluster.canonicalUrl,
-        sources: cluster.sources,
-        merged: cluster.merged,
-        agreement,
-      },
-    };
-  });
-  return rankOrder(ranked).map((index, position) => ({ ...ranked[index]!.ranked, rank: position + 1 }));
+  // Dedupe keeps each item's index here; everything else about the item is in these columns.
+  const dedupe = createDedupeRun<number>(options.dedupe);
+  const keeps: K[] = [];
+  const scores = createScoreColumns();
+  const lists: (string | null)[] = [];
+  const listRanks: (number | null)[] = [];
+  const placeOf = (index: number): ListPlace => ({ list: lists[index]!, rank: listRanks[index]! });
+  // A merged copy is known by its id only, and the last item added with that id stands for it (exact
+  // repeats of a line share an id, and their places then differ): rankItems has always resolved
+  // places this way, and resolving each copy's own place changes rank components on real inputs.
+  const lastById = new Map<string, number>();
+  return {
+    add(item, keep) {
+      lastById.set(item.id, keeps.length);
+      const score = scoreOf(item);
+      const index = keeps.length;
+      keeps.push(keep);
+      scores.push(score);
+      lists.push(item.resultList ?? null);
+      listRanks.push(item.providerRank ?? null);
+      dedupe.add({ id: item.id, url: item.url, canonicalHints: item.canonicalHints, provider: item.provider, title: item.title, text: nearDuplicateText(item), score: score.score }, index);
+    },
+    finish() {
+      const clusters = dedupe.finish();
+      const fused = fuseRun(clusters.map((cluster) => ({
+        contentScore: scores.scoreAt(cluster.item),
+        weights: scores.weightsAt(cluster.item),
+        verdictFactor: 1,
+        places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
+        independentSources: agreementOf(cluster.sources).independentSources,
+      })), ranking.fusion);
+      // The run's figures per document, so a ranked item is built only when it is asked for.
+      const fusedScores = Float64Array.from(fused, (entry) => entry.score ?? Number.NaN);
+      const fusedRanks = Float64Array.from(fused, (entry) => entry.rank);
+      const fusedAgreements = Float64Array.from(fused, (entry) => entry.agreement);
+      const scoreOfCluster = (index: number) => (Number.isNaN(fusedScores[index]!) ? null : fusedScores[index]!);
+      const order = rankOrder(clusters.map((cluster, index) => ({ id: cluster.sources[0]!.id, score: scoreOfCluster(index), canonicalUrl: cluster.canonicalUrl })));
+      return {
+        length: order.length,
+        at(position) {
+          const index = order[position]!;
+          const cluster = clusters[index]!;
+          const agreement = agreementOf(cluster.sources);
+          const base = scores.scoreAt(cluster.item);
+          const components = scores.componentsAt(cluster.item);
+          return {
+            item: keeps[cluster.item]!,
+            rank: position + 1,
+            score: scoreOfCluster(index),
+            components: components === null || base === null ? null : { ...components, base, rank: fusedRanks[index]!, agreement: fusedAgreements[index]!, independentSources: agreement.independentSources },
+            canonicalUrl: cluster.canonicalUrl,
+            sources: cluster.sources,
+            merged: cluster.merged,
+            agreement,
+          };
+        },
+      };
+    },
+  };
 }

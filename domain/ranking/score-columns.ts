@@ -1,0 +1,91 @@
+import type { FreshnessBasis } from './freshness.ts';
+import type { ScoreWeights } from './intent-weights.ts';
+import type { ItemScore, ScoreComponents } from './score-item.ts';
+
+/**
+ * Many items' scores kept in typed arrays instead of an object each: a run of 100k results
+ * (`skrya rank`) would otherwise hold 100k component objects and as many copies of the weights,
+ * about 200 bytes an item, until the run is ranked. `scoreAt` and `componentsAt` give back what
+ * the scorer returned (same values, same key order, so serialized output does not change).
+ */
+export interface ScoreColumns {
+  push(score: ItemScore): void;
+  scoreAt(index: number): number | null;
+  /** The item's weights (null when unscored), without building its components. */
+  weightsAt(index: number): ScoreWeights | null;
+  componentsAt(index: number): ScoreComponents | null;
+}
+
+const BASES: readonly FreshnessBasis[] = ['published', 'estimated', 'undated'];
+/** Per item: score, keyword, freshness, authority, rank. */
+const NUMBERS = 5;
+/** Per item: authority tier, freshness basis (-1: unscored), boosted, weights index. */
+const SMALL = 4;
+
+function grown<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: A, length: number, make: (size: number) => A): A {
+  if (length <= array.length) return array;
+  const larger = make(Math.max(length, array.length * 2));
+  larger.set(array);
+  return larger;
+}
+
+function sameWeights(a: ScoreWeights, b: ScoreWeights): boolean {
+  return a.keyword === b.keyword && a.freshness === b.freshness && a.authority === b.authority && a.rank === b.rank && a.agreement === b.agreement;
+}
+
+export function createScoreColumns(): ScoreColumns {
+  let numbers = new Float64Array(NUMBERS * 1024);
+  let small = new Int32Array(SMALL * 1024);
+  const dates: (string | null)[] = [];
+  const rules: (string | null)[] = [];
+  const versions: string[] = [];
+  // A run scores with one set of weights; each item's copy of it is stored once.
+  const weightsList: ScoreWeights[] = [];
+  let count = 0;
+  return {
+    push({ score, components }) {
+      const index = count++;
+      numbers = grown(numbers, NUMBERS * count, (size) => new Float64Array(size));
+      small = grown(small, SMALL * count, (size) => new Int32Array(size));
+      numbers[NUMBERS * index] = score ?? Number.NaN;
+      if (components === null) {
+        small[SMALL * index + 1] = -1;
+        dates.push(null);
+        rules.push(null);
+        versions.push('');
+        return;
+      }
+      numbers.set([components.keyword, components.freshness, components.authority, components.rank], NUMBERS * index + 1);
+      let weightsIndex = weightsList.findIndex((weights) => sameWeights(weights, components.weights));
+      if (weightsIndex === -1) weightsIndex = weightsList.push({ ...components.weights }) - 1;
+      small.set([components.authorityTier, BASES.indexOf(components.freshnessBasis), components.boosted ? 1 : 0, weightsIndex], SMALL * index);
+      dates.push(components.freshnessDate);
+      rules.push(components.authorityRule);
+      versions.push(components.authorityVersion);
+    },
+    scoreAt(index) {
+      const score = numbers[NUMBERS * index]!;
+      return Number.isNaN(score) ? null : score;
+    },
+    weightsAt(index) {
+      return small[SMALL * index + 1] === -1 ? null : { ...weightsList[small[SMALL * index + 3]!]! };
+    },
+    componentsAt(index) {
+      const basis = small[SMALL * index + 1]!;
+      if (basis === -1) return null;
+      return {
+        keyword: numbers[NUMBERS * index + 1]!,
+        freshness: numbers[NUMBERS * index + 2]!,
+        authority: numbers[NUMBERS * index + 3]!,
+        rank: numbers[NUMBERS * index + 4]!,
+        authorityTier: small[SMALL * index]!,
+        freshnessBasis: BASES[basis]!,
+        freshnessDate: dates[index]!,
+        authorityRule: rules[index]!,
+        authorityVersion: versions[index]!,
+        boosted: small[SMALL * index + 2] === 1,
+        weights: { ...weightsList[small[SMALL * index + 3]!]! },
+      };
+    },
+  };
+}

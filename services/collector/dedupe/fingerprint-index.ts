@@ -1,0 +1,84 @@
+import { growInt32 } from './grow-int32.ts';
+import { popcount32 } from './simhash.ts';
+
+/**
+ * Finds, among the fingerprints added so far, the earliest one within `threshold` bits of a
+ * query that the caller also accepts: the near-duplicate lookup of dedupeItems.
+ *
+ * The 64 bits are cut into 4 bands of 16. Two fingerprints at most `threshold` bits apart differ
+ * in at most `slack` = ceil((threshold + 1) / 4) - 1 bits of at least one band (pigeonhole: four
+ * bands of slack + 1 or more would be more than the threshold), so probing each band's bucket for
+ * the query's band value with up to `slack` bits flipped (17 buckets a band at the default
+ * threshold of 6) reaches every fingerprint in range. A band has 65,536 buckets, so on 100k items
+ * a bucket holds about one entry; the earlier cut into threshold + 1 bands of 9 bits had ~140 an
+ * entry on 70k clusters, ~960 comparisons a lookup. Buckets are linked lists in typed arrays, in
+ * insertion order, so a walk can stop at the first match and nothing is allocated per entry.
+ */
+const BANDS = 4;
+const BAND_BITS = 16;
+const BUCKETS = 1 << BAND_BITS;
+/** Above every entry: "no match yet" as an integer, which keeps the comparisons in the probe loop integer ones. */
+const NONE = 0x7fffffff;
+
+export interface FingerprintIndex {
+  /** Adds entry `entry` (0, 1, 2 … in order; entries without a fingerprint may be skipped). */
+  add(entry: number, high: number, low: number): void;
+  /** The smallest entry within the threshold of (high, low) that `accept` takes, or undefined. */
+  earliestWithin(high: number, low: number, accept: (entry: number) => boolean): number | undefined;
+}
+
+/** Every 16-bit mask with at most `slack` bits set, 0 first. */
+function probeMasks(slack: number): Int32Array {
+  const masks: number[] = [];
+  for (let mask = 0; mask < BUCKETS; mask++) if (popcount32(mask) <= slack) masks.push(mask);
+  return Int32Array.from(masks);
+}
+
+function bandValue(high: number, low: number, band: number): number {
+  return ((band < 2 ? high >>> (BAND_BITS * band) : low >>> (BAND_BITS * (band - 2))) & (BUCKETS - 1)) >>> 0;
+}
+
+export function createFingerprintIndex(threshold: number): FingerprintIndex {
+  const masks = probeMasks(Math.ceil((threshold + 1) / BANDS) - 1);
+  const heads = new Int32Array(BANDS * BUCKETS).fill(-1);
+  const tails = new Int32Array(BANDS * BUCKETS).fill(-1);
+  let next = new Int32Array(BANDS * 1024);
+  // Both halves as int32: XOR gives the same bits whatever the sign.
+  let highs = new Int32Array(1024);
+  let lows = new Int32Array(1024);
+
+  return {
+    add(entry, high, low) {
+      highs = growInt32(highs, entry + 1);
+      lows = growInt32(lows, entry + 1);
+      next = growInt32(next, BANDS * (entry + 1));
+      highs[entry] = high;
+      lows[entry] = low;
+      for (let band = 0; band < BANDS; band++) {
+        const bucket = band * BUCKETS + bandValue(high, low, band);
+        next[entry * BANDS + band] = -1;
+        const tail = tails[bucket]!;
+        if (tail === -1) heads[bucket] = entry;
+        else next[tail * BANDS + band] = entry;
+        tails[bucket] = entry;
+      }
+    },
+    earliestWithin(high, low, accept) {
+      let best = NONE;
+      for (let band = 0; band < BANDS; band++) {
+        const value = bandValue(high, low, band);
+        for (let probe = 0; probe < masks.length; probe++) {
+          // Buckets are in insertion order: nothing later in one can beat a match already found.
+          for (let entry = heads[band * BUCKETS + (value ^ masks[probe]!)]!; entry !== -1 && entry < best; entry = next[entry * BANDS + band]!) {
+            const distance = popcount32((high ^ highs[entry]!) >>> 0) + popcount32((low ^ lows[entry]!) >>> 0);
+            if (distance <= threshold && accept(entry)) {
+              best = entry;
+              break;
+            }
+          }
+        }
+      }
+      return best === NONE ? undefined : best;
+    },
+  };
+}
