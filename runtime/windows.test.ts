@@ -10,6 +10,7 @@ import { createOffsetTracker } from './offset-tracker.ts';
 import { windowedHandler } from './windows.ts';
 
 type Value = ValueOf<'scored-results'>;
+const context = { heartbeat: async () => {}, signal: new AbortController().signal };
 /** Only what the spec below reads: the window's key and whether this message ends it. */
 const message = (offset: number, run: string, last: boolean): IncomingMessage<Value> => ({ topic: 'scored-results', partition: 0, offset: String(offset), key: run, value: { run, last } as unknown as Value, headers: {}, timestamp: '0' });
 
@@ -30,13 +31,13 @@ describe('a window closed in a batch whose outputs are not yet sent', () => {
     const handler = collectorLike();
     const offsets = createOffsetTracker({ heldFrom: (partition) => handler.heldFrom!(partition), noteAt: (partition, offset) => handler.commitNote!(partition, offset) });
     // Earlier batches: run A opened at offset 0, run B at 1; everything delivered, committed at A's first offset.
-    handler.handle(message(0, 'A', false), { heartbeat: async () => {}, signal: new AbortController().signal });
-    handler.handle(message(1, 'B', false), { heartbeat: async () => {}, signal: new AbortController().signal });
+    handler.handle(message(0, 'A', false), context);
+    handler.handle(message(1, 'B', false), context);
     offsets.delivered(0, '2');
     offsets.committed(offsets.plan(0)!);
     // This batch: B's last message closes it; its output now waits in the batch for the send.
     offsets.handling(0);
-    const outputs = handler.handle(message(2, 'B', true), { heartbeat: async () => {}, signal: new AbortController().signal });
+    const outputs = handler.handle(message(2, 'B', true), context);
     return { handler, offsets, outputs };
   }
 
@@ -54,7 +55,7 @@ describe('a window closed in a batch whose outputs are not yet sent', () => {
     // Restored after a restart, the note makes the re-read skip B instead of closing it a second time.
     const restarted = collectorLike();
     restarted.restoreCommitNote!(0, commit!.note!);
-    expect(restarted.handle(message(1, 'B', false), { heartbeat: async () => {}, signal: new AbortController().signal })).toEqual([]);
+    expect(restarted.handle(message(1, 'B', false), context)).toEqual([]);
     expect(restarted.heldFrom!(0)).toBeNull();
     expect(handler.heldFrom!(0)).toBe('0');
   });

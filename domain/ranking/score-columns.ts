@@ -1,4 +1,5 @@
 import type { FreshnessBasis } from './freshness.ts';
+import { growArray } from './grow-array.ts';
 import type { ScoreWeights } from './intent-weights.ts';
 import type { ItemScore, ScoreComponents } from './score-item.ts';
 
@@ -22,13 +23,6 @@ const NUMBERS = 5;
 /** Per item: authority tier, freshness basis (-1: unscored), boosted, weights index. */
 const SMALL = 4;
 
-function grown<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: A, length: number, make: (size: number) => A): A {
-  if (length <= array.length) return array;
-  const larger = make(Math.max(length, array.length * 2));
-  larger.set(array);
-  return larger;
-}
-
 function sameWeights(a: ScoreWeights, b: ScoreWeights): boolean {
   return a.keyword === b.keyword && a.freshness === b.freshness && a.authority === b.authority && a.rank === b.rank && a.agreement === b.agreement;
 }
@@ -45,8 +39,8 @@ export function createScoreColumns(): ScoreColumns {
   return {
     push({ score, components }) {
       const index = count++;
-      numbers = grown(numbers, NUMBERS * count, (size) => new Float64Array(size));
-      small = grown(small, SMALL * count, (size) => new Int32Array(size));
+      numbers = growArray(numbers, NUMBERS * count);
+      small = growArray(small, SMALL * count);
       numbers[NUMBERS * index] = score ?? Number.NaN;
       if (components === null) {
         small[SMALL * index + 1] = -1;

@@ -1,7 +1,7 @@
 import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
-import { growInt32 } from './grow-int32.ts';
+import { growArray } from '../../../domain/ranking/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
 
@@ -183,8 +183,8 @@ function createWordTable(minContentTokens: number) {
 
   function add(text: string): void {
     const itemIndex = count++;
-    idStarts = growInt32(idStarts, count + 1);
-    tooShort = growInt32(tooShort, count);
+    idStarts = growArray(idStarts, count + 1);
+    tooShort = growArray(tooShort, count);
     const start = idCount;
     for (const token of tokenize(text)) {
       // Stop words are interned too, marked -1, so a token costs one lookup instead of a stop-word check and a lookup.
@@ -200,7 +200,7 @@ function createWordTable(minContentTokens: number) {
         lastSeenIn.push(-1);
       }
       if (id === STOP_WORD) continue;
-      allIds = growInt32(allIds, idCount + 1);
+      allIds = growArray(allIds, idCount + 1);
       allIds[idCount++] = id;
     }
     idStarts[itemIndex + 1] = idCount;
@@ -432,8 +432,8 @@ function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: n
   return {
     addLeader(cluster: number, index: number): void {
       const size = leaderOf.length;
-      leaderOf = growInt32(leaderOf, cluster + 1);
-      seenIn = growInt32(seenIn, cluster + 1);
+      leaderOf = growArray(leaderOf, cluster + 1);
+      seenIn = growArray(seenIn, cluster + 1);
       if (leaderOf.length > size) {
         leaderOf.fill(-1, size);
         seenIn.fill(-1, size);

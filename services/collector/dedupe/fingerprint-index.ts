@@ -1,4 +1,4 @@
-import { growInt32 } from './grow-int32.ts';
+import { growArray } from '../../../domain/ranking/grow-array.ts';
 import { popcount32 } from './simhash.ts';
 
 /**
@@ -49,9 +49,9 @@ export function createFingerprintIndex(threshold: number): FingerprintIndex {
 
   return {
     add(entry, high, low) {
-      highs = growInt32(highs, entry + 1);
-      lows = growInt32(lows, entry + 1);
-      next = growInt32(next, BANDS * (entry + 1));
+      highs = growArray(highs, entry + 1);
+      lows = growArray(lows, entry + 1);
+      next = growArray(next, BANDS * (entry + 1));
       highs[entry] = high;
       lows[entry] = low;
       for (let band = 0; band < BANDS; band++) {
