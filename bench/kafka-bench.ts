@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Admin, Kafka } from 'kafkajs';
 import { loadConfig } from '../runtime/config.ts';
+import { createTopicsServed } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../runtime/pipeline.ts';
 import { HEADERS } from '../runtime/headers.ts';
@@ -38,7 +39,6 @@ export async function createBenchContext(label: string, overrides: Record<string
   const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: `bench-${label}` }), clientId: `bench-${label}` });
   const admin = pipeline.kafka.admin();
   await admin.connect();
-  await untilTopicsServed(admin, TOPIC_NAMES.map((name) => physicalTopic(pipeline.port.naming, name)));
   return {
     label,
     pipeline,
@@ -47,8 +47,7 @@ export async function createBenchContext(label: string, overrides: Record<string
     topic: (name) => physicalTopic(pipeline.port.naming, name),
     async createExtraTopic(name, partitions = 6) {
       const topic = `${prefix}${name}`;
-      await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }], waitForLeaders: true });
-      await untilTopicsServed(admin, [topic]);
+      await createTopicsServed(admin, [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }]);
       return topic;
     },
     async close() {
@@ -59,23 +58,6 @@ export async function createBenchContext(label: string, overrides: Record<string
       fs.rmSync(dataRoot, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * New topics can be briefly unknown to the broker's partition leaders after creation (more so
- * while other topics are being deleted): wait until every partition answers a ListOffsets.
- */
-async function untilTopicsServed(admin: Admin, topics: readonly string[], timeoutMs = 30_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    try {
-      for (const topic of topics) await admin.fetchTopicOffsets(topic);
-      return;
-    } catch (error) {
-      if (performance.now() > deadline) throw error;
-      await sleep(200);
-    }
-  }
 }
 
 /** Removes the subjects a benchmark registered, so repeated runs do not pile up schemas (best effort). */

@@ -1,5 +1,6 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs, { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { brokerList, type SkryaConfig } from './config.ts';
@@ -143,15 +144,12 @@ export async function planTopicsOnCluster(admin: Admin, naming: TopicNaming, lay
 export async function applyTopicPlan(admin: Admin, steps: readonly TopicPlanStep[], options: { addPartitions: boolean }): Promise<TopicPlanStep[]> {
   const creations = steps.filter((step) => step.action === 'create');
   if (creations.length > 0) {
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: creations.map((step): ITopicConfig => ({
-        topic: step.topic,
-        numPartitions: step.partitions,
-        replicationFactor: step.replicationFactor,
-        configEntries: Object.entries(step.config).map(([name, value]) => ({ name, value })),
-      })),
-    });
+    await createTopicsServed(admin, creations.map((step): ITopicConfig => ({
+      topic: step.topic,
+      numPartitions: step.partitions,
+      replicationFactor: step.replicationFactor,
+      configEntries: Object.entries(step.config).map(([name, value]) => ({ name, value })),
+    })));
   }
   const alterations = steps.filter((step) => step.action === 'alter-config');
   if (alterations.length > 0) {
@@ -171,6 +169,32 @@ export async function applyTopicPlan(admin: Admin, steps: readonly TopicPlanStep
     await admin.createPartitions({ validateOnly: false, topicPartitions: additions.map((step) => ({ topic: step.topic, count: step.to })) });
   }
   return [...creations, ...alterations, ...additions];
+}
+
+/** The metadata answers a broker gives for a topic it has created but not yet taken on. */
+const NOT_YET_SERVED: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+/**
+ * Creates topics and returns once every partition has a leader. kafkajs's own `waitForLeaders`
+ * gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker answers until it has applied the
+ * new topic's metadata record: on a loaded machine, or a broker just started, that is long enough
+ * to fail the creation. The deadline guards against a broker that never serves the topic.
+ */
+export async function createTopicsServed(admin: Admin, topics: ITopicConfig[], timeoutMs = 60_000): Promise<void> {
+  await admin.createTopics({ topics, waitForLeaders: false });
+  const names = topics.map((topic) => topic.topic);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: names });
+      if (metadata.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+    } catch (error) {
+      if (!NOT_YET_SERVED.has((error as { type?: string }).type ?? '')) throw error;
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`topics without a leader after ${timeoutMs} ms: ${names.join(', ')}`);
+    await sleep(100);
+  }
 }
 
 /** Creates every topic of the table that does not exist yet; returns the physical names it created. */

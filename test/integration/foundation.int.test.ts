@@ -11,6 +11,7 @@ import { SchemaType } from '@kafkajs/confluent-schema-registry';
 import { brokerList } from '../../runtime/config.ts';
 import { emit } from '../../runtime/handler.ts';
 import { HEADERS } from '../../runtime/headers.ts';
+import { createTopicsServed } from '../../runtime/kafka.ts';
 import { startService, type RunningService } from '../../runtime/runner.ts';
 import { createSerde } from '../../runtime/serde.ts';
 import { physicalTopic, valueSubject } from '../../topics/topics.ts';
@@ -31,7 +32,7 @@ afterAll(async () => {
 describe('kafkajs against this broker', () => {
   it('creates topics, produces, consumes in a group and commits offsets', async () => {
     const topic = `${context.config.SKRYA_TOPIC_PREFIX}plain-${randomBytes(3).toString('hex')}`;
-    await context.admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
+    await createTopicsServed(context.admin, [{ topic, numPartitions: 2, replicationFactor: 1 }]);
     expect(await context.admin.listTopics()).toContain(topic);
 
     const producer = context.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -64,7 +65,7 @@ describe('kafkajs against this broker', () => {
 
   it('runs a committed and an aborted transaction; read_committed sees only the committed one', async () => {
     const topic = `${context.config.SKRYA_TOPIC_PREFIX}tx-${randomBytes(3).toString('hex')}`;
-    await context.admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    await createTopicsServed(context.admin, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
     const producer = context.kafka.producer({ transactionalId: `tx-${randomBytes(4).toString('hex')}`, idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const aborted = await producer.transaction();
