@@ -135,9 +135,7 @@ export function sourceItems(source: RealTextSource, root = ensureSourcePackage(s
   return items.map((item) => ({ item, rank: fnv1a(item.id) })).sort((a, b) => a.rank - b.rank).slice(0, REAL_TEXT_LIMITS.perSource).map(({ item }) => item);
 }
 
-export const isRealText = (item: Pick<GeneratedItem, 'kind'>): boolean => item.kind.startsWith('real:');
-
-/** Which kind of package a real-text passage comes from (its kind is `real:<origin>:<source>`). */
+/** Which kind of package a real-text passage comes from (its kind is `real:<origin>:<source>`); null for any other item. */
 export const realTextOrigin = (item: Pick<GeneratedItem, 'kind'>): RealTextSource['origin'] | null => (item.kind.startsWith('real:npm:') ? 'npm' : item.kind.startsWith('real:debian:') ? 'debian' : null);
 
 let cached: GeneratedItem[] | undefined;
