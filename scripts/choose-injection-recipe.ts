@@ -1,11 +1,14 @@
 /**
  * Chooses two parts of the injection recipe on the validation split, never test:
- *   node scripts/choose-injection-recipe.ts [share|short|all]
+ *   node scripts/choose-injection-recipe.ts [share|npm-share|debian-share|short|all]
  * Each candidate is a model trained on train alone scoring validation (generated pages and
  * real-text passages); the threshold is placed as training places it (FPR ≤ 0.03 on benign pages
  * and on real-text passages, ≤ 0.08 on hard negatives) and recall read there.
- * - share: how much of the real-text corpus joins training (INJECTION_RECIPE.realTextShare).
- *   Chosen: the share with the highest validation recall.
+ * - share: how much of the real-text corpus of each origin joins training
+ *   (INJECTION_RECIPE.realTextShare): the Debian share with npm's held at the shipped one, then the
+ *   npm share (documentation of LLM SDKs) with Debian's at the shipped one. Chosen per origin: the
+ *   share with the highest validation recall. The npm table's first row is the recipe without npm
+ *   documentation (none in training, its passages not bounding the threshold), for comparison.
  * - short: the minimum-evidence rule (INJECTION_RECIPE.shortPassage). Chosen: the strongest rule
  *   (most features required, then the largest penalty) whose validation recall is no lower than
  *   without a rule. Also prints the margin over the threshold of short feed entries whose first
@@ -14,6 +17,7 @@
 import { chooseThreshold, INJECTION_RECIPE, modelWithout, scoreItems, trainingCorpus, worstPassageOf, type InjectionRecipe, type ScoredItem } from '../domain/screening/learned-model.ts';
 
 const SHARES = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.3, 1];
+const ORIGINS = ['debian', 'npm'] as const;
 const FEATURES = [0, 4, 6, 8, 10, 12];
 const PENALTIES = [1, 2, 3, 4, 6];
 const PROBES: ReadonlyArray<Array<[string, string]>> = [[['title', 'Note 1 broker'], ['content', 'avro 1.']], [['title', 'Note'], ['content', '']], [['title', 'Note 2 raft'], ['content', 'raft 2.']]];
@@ -22,9 +26,9 @@ const which = process.argv[2] ?? 'all';
 const corpus = trainingCorpus();
 const validation = corpus.filter((item) => item.split === 'validation');
 
-/** Rates at the threshold the recipe's limits place on these scores. */
-function operatingPoint(scored: readonly ScoredItem[], recipe: InjectionRecipe) {
-  const threshold = chooseThreshold(scored, recipe);
+/** Rates at the threshold the recipe's limits place on `bounding` (default: all of these scores). */
+function operatingPoint(scored: readonly ScoredItem[], recipe: InjectionRecipe, bounding: readonly ScoredItem[] = scored) {
+  const threshold = chooseThreshold(bounding, recipe);
   const rate = (keep: (entry: ScoredItem) => boolean) => {
     const list = scored.filter(keep);
     return list.filter((entry) => entry.logit >= threshold).length / Math.max(1, list.length);
@@ -32,26 +36,32 @@ function operatingPoint(scored: readonly ScoredItem[], recipe: InjectionRecipe) 
   return {
     threshold,
     recall: rate((entry) => entry.label === 'injection'),
-    cells: [rate((entry) => entry.label === 'benign' && !entry.realText), rate((entry) => entry.label === 'benign' && !entry.realText && entry.hard), rate((entry) => entry.realText)].map((value) => value.toFixed(3)),
+    cells: [rate((entry) => entry.label === 'benign' && entry.realText === null), rate((entry) => entry.label === 'benign' && entry.realText === null && entry.hard), ...ORIGINS.map((origin) => rate((entry) => entry.realText === origin))].map((value) => value.toFixed(3)),
   };
 }
 
-function chooseShare(): void {
-  process.stdout.write('| real-text share in training | validation recall | FPR | hard FPR | real-text FPR |\n|---|---|---|---|---|\n');
+function chooseShare(origin: (typeof ORIGINS)[number]): void {
+  process.stdout.write(`| ${origin} share in training | validation recall | FPR | hard FPR | Debian real-text FPR | npm real-text FPR |\n|---|---|---|---|---|---|\n`);
+  if (origin === 'npm') {
+    const recipe = { ...INJECTION_RECIPE, realTextShare: { ...INJECTION_RECIPE.realTextShare, npm: 0 } };
+    const scored = scoreItems(modelWithout(corpus, recipe, 'validation'), validation, recipe);
+    const point = operatingPoint(scored, recipe, scored.filter((entry) => entry.realText !== 'npm'));
+    process.stdout.write(`| without npm docs | ${point.recall.toFixed(3)} | ${point.cells.join(' | ')} |\n`);
+  }
   const rows = SHARES.map((share) => {
-    const recipe = { ...INJECTION_RECIPE, realTextShare: share };
+    const recipe = { ...INJECTION_RECIPE, realTextShare: { ...INJECTION_RECIPE.realTextShare, [origin]: share } };
     const point = operatingPoint(scoreItems(modelWithout(corpus, recipe, 'validation'), validation, recipe), recipe);
     process.stdout.write(`| ${share} | ${point.recall.toFixed(3)} | ${point.cells.join(' | ')} |\n`);
     return { share, recall: point.recall };
   });
   const best = [...rows].sort((a, b) => b.recall - a.recall)[0];
-  process.stdout.write(`\nchosen share: ${best?.share} (validation recall ${best?.recall.toFixed(3)}); shipped recipe: ${INJECTION_RECIPE.realTextShare}\n\n`);
+  process.stdout.write(`\nchosen ${origin} share: ${best?.share} (validation recall ${best?.recall.toFixed(3)}); shipped recipe: ${INJECTION_RECIPE.realTextShare[origin]}\n\n`);
 }
 
 function chooseShortPassageRule(): void {
   const model = modelWithout(corpus, INJECTION_RECIPE, 'validation');
   const rows: Array<{ rule: InjectionRecipe['shortPassage']; recall: number }> = [];
-  process.stdout.write('| features | penalty | validation recall | FPR | hard FPR | real-text FPR | probes: log-odds over the threshold |\n|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| features | penalty | validation recall | FPR | hard FPR | Debian real-text FPR | npm real-text FPR | probes: log-odds over the threshold |\n|---|---|---|---|---|---|---|---|\n');
   for (const features of FEATURES) {
     for (const penalty of features === 0 ? [0] : PENALTIES) {
       const recipe = { ...INJECTION_RECIPE, shortPassage: { features, penalty } };
@@ -66,5 +76,6 @@ function chooseShortPassageRule(): void {
   process.stdout.write(`\nchosen rule (strongest without losing validation recall ${baseline.toFixed(3)}): ${JSON.stringify(chosen?.rule)}; shipped recipe: ${JSON.stringify(INJECTION_RECIPE.shortPassage)}\n`);
 }
 
-if (which !== 'short') chooseShare();
-if (which !== 'share') chooseShortPassageRule();
+if (which === 'all' || which === 'share' || which === 'npm-share') chooseShare('npm');
+if (which === 'all' || which === 'share' || which === 'debian-share') chooseShare('debian');
+if (which === 'all' || which === 'short') chooseShortPassageRule();

@@ -1,25 +1,32 @@
 /**
  * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
- *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|FILE] [--mode combined|rules|both]
+ *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-as-is|promptfoo-in-page|FILE] [--mode combined|rules|both]
  * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
  * `validation` the split the thresholds were chosen on (not a held-out figure), `real-test` /
  * `real-validation` the splits of the real-text corpus (benign documentation by other people, by
- * document; real-text/real-text-corpus.ts), `shared`
+ * document; real-text/real-text-corpus.ts), `promptfoo-as-is` / `promptfoo-in-page` other people's
+ * jailbreak prompts (real-text/outside-injections.ts) alone and set into benign test-split pages, `shared`
  * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
- * labelled JSONL file. Default: test, real-test and shared, both modes. Predicted positive = quarantine or drop.
+ * labelled JSONL file. Default: test, real-test, shared and both promptfoo sets, both modes. Predicted positive = quarantine or drop.
  * Exit 1 when a corpus cannot be read.
  */
 import { evalOptions, loadEvalSet } from './eval-sets.ts';
-import { formatProportion } from '../domain/learned/wilson.ts';
+import { formatProportion, type Proportion } from '../domain/learned/wilson.ts';
 import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from '../domain/screening/evaluate.ts';
+import { outsideInjectionCorpus } from '../domain/screening/real-text/outside-injections.ts';
 import { realTextCorpus } from '../domain/screening/real-text/real-text-corpus.ts';
 import { screeningQuality } from '../domain/screening/quality-report.ts';
 import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts';
 import { screenItem } from '../domain/screening/screen-item.ts';
 
-const { sets, modes } = evalOptions(['test', 'real-test', 'shared']);
-const load = (set: string) => loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, real: realTextCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
+const { sets, modes } = evalOptions(['test', 'real-test', 'shared', 'promptfoo-as-is', 'promptfoo-in-page']);
+const PROMPTFOO_SET = /^promptfoo-(as-is|in-page)$/;
+const load = (set: string) => {
+  const carrier = PROMPTFOO_SET.exec(set)?.[1];
+  if (carrier !== undefined) return outsideInjectionCorpus(generateInjectionCorpus()).filter((item) => item.carrier === carrier);
+  return loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, real: realTextCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
+};
 for (const set of sets) {
   const items = load(set);
   for (const which of modes) {
@@ -29,9 +36,16 @@ for (const set of sets) {
     const elapsed = performance.now() - started;
     process.stdout.write(`\n## ${set} (${items.length} items) — ${which === 'rules' ? 'rules only' : 'rules + learned model'}; ${(elapsed / items.length).toFixed(2)} ms/item\n\n`);
     process.stdout.write('| lang | items | recall [95% CI] | FPR [95% CI] | hard-negative FPR [95% CI] |\n|---|---|---|---|---|\n');
-    // A set without injections (the real-text splits) has no recall to report.
-    const recallCell = (row: (typeof quality)[number]) => (row.recall.trials === 0 ? '—' : formatProportion(row.recall));
-    for (const row of quality) process.stdout.write(`| ${row.lang} | ${row.items} | ${recallCell(row)} | ${formatProportion(row.falsePositiveRate)} | ${formatProportion(row.hardFalsePositiveRate)} |\n`);
+    // A set without injections (the real-text splits) has no recall to report, one without benign items (promptfoo) no FPR.
+    const cell = (proportion: Proportion) => (proportion.trials === 0 ? '—' : formatProportion(proportion));
+    for (const row of quality) process.stdout.write(`| ${row.lang} | ${row.items} | ${cell(row.recall)} | ${cell(row.falsePositiveRate)} | ${cell(row.hardFalsePositiveRate)} |\n`);
+    if (set.startsWith('real-')) {
+      // The real-text splits per origin: Debian manuals, npm documentation of LLM SDKs.
+      process.stdout.write('\n| origin | lang | passages | FPR [95% CI] |\n|---|---|---|---|\n');
+      for (const origin of ['debian', 'npm'] as const) {
+        for (const row of screeningQuality(items.filter((item) => item.kind.startsWith(`real:${origin}:`)), (input) => screenItem(input, { scoring }))) process.stdout.write(`| ${origin} | ${row.lang} | ${row.items} | ${cell(row.falsePositiveRate)} |\n`);
+      }
+    }
     process.stdout.write('\nconfusion (label → accept / downweight / quarantine / drop):\n\n| lang | injection | benign |\n|---|---|---|\n');
     for (const row of quality) {
       const cells = (label: 'injection' | 'benign') => ['accept', 'downweight', 'quarantine', 'drop'].map((verdict) => row.confusion[label][verdict as 'accept']).join(' / ');

@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: builds the learned classifiers into the model cache once, before any worker
  * starts, so no test pays (or races on) the first training, and fetches the real-text corpus's
- * Debian packages, which quality tests read even when the model is cached. A no-op when the
+ * Debian and npm packages (promptfoo's among them, whose jailbreak prompts a test also reads), which
+ * quality tests read even when the model is cached. A no-op when the
  * caches are current.
  */
 import { detectSignals } from '../domain/intent/detect-signals.ts';

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from './evaluate.ts';
-import { realTextCorpus } from './real-text/real-text-corpus.ts';
+import { outsideInjectionCorpus } from './real-text/outside-injections.ts';
+import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
 import { screeningQuality } from './quality-report.ts';
 import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
@@ -28,11 +29,27 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
     }
   });
 
-  it('does not regress on the real-text test split (documentation by other people, documents never trained or tuned on)', { timeout: 180_000 }, () => {
-    const quality = screeningQuality(realTextCorpus().filter((item) => item.split === 'test'), screenItem);
+  it('does not regress on the real-text test split (documentation by other people, documents never trained or tuned on), per language and per origin', { timeout: 180_000 }, () => {
+    const test = realTextCorpus().filter((item) => item.split === 'test');
+    const quality = screeningQuality(test, screenItem);
     for (const [lang, ceiling] of Object.entries(baseline.realTextTest.falsePositiveRate)) {
       const row = quality.find((entry) => entry.lang === lang);
       expect(row?.falsePositiveRate.rate, `${lang} false alarms ${JSON.stringify(row?.falseAlarmKinds)}`).toBeLessThanOrEqual(ceiling);
+    }
+    // npm documentation of LLM SDKs is a tenth of the split: its rate is held apart so the Debian manuals cannot hide it.
+    for (const [origin, ceiling] of Object.entries(baseline.realTextTest.perOriginFalsePositiveRate)) {
+      const all = screeningQuality(test.filter((item) => realTextOrigin(item) === origin), screenItem).find((row) => row.lang === 'all');
+      expect(all?.falsePositiveRate.trials, origin).toBeGreaterThan(0);
+      expect(all?.falsePositiveRate.rate, `${origin} false alarms ${JSON.stringify(all?.falseAlarmKinds)}`).toBeLessThanOrEqual(ceiling);
+    }
+  });
+
+  it('does not regress on other people\'s jailbreak prompts (promptfoo\'s data, never trained or tuned on), alone and inside a benign page', { timeout: 120_000 }, () => {
+    const items = outsideInjectionCorpus(generateInjectionCorpus());
+    for (const [carrier, floor] of Object.entries(baseline.promptfooTest.recall)) {
+      const all = screeningQuality(items.filter((item) => item.carrier === carrier), screenItem).find((row) => row.lang === 'all');
+      expect(all?.recall.trials, carrier).toBeGreaterThan(100);
+      expect(all?.recall.rate, carrier).toBeGreaterThanOrEqual(floor);
     }
   });
 

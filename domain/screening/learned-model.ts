@@ -24,7 +24,11 @@ import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
 import { fnv1a, type Split } from '../learned/random.ts';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
 import { normalizeText } from './normalize-text.ts';
-import { isRealText, realTextCorpus } from './real-text/real-text-corpus.ts';
+import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
+import type { RealTextSource } from './real-text/sources.ts';
+
+type RealTextOrigin = RealTextSource['origin'];
+const REAL_TEXT_ORIGINS: readonly RealTextOrigin[] = ['debian', 'npm'];
 
 export interface InjectionRecipe {
   version: number;
@@ -36,13 +40,18 @@ export interface InjectionRecipe {
   /** Limits on the out-of-family false-positive rates the calibration must respect while maximizing recall. */
   maxValidationFpr: number;
   maxValidationHardFpr: number;
-  /** The same limit on the real-text corpus's validation passages (documentation by other people). */
+  /**
+   * The same limit on the real-text corpus's validation passages (documentation by other people),
+   * on each origin apart: the few hundred npm passages about prompts and chat APIs would otherwise
+   * be outvoted by the Debian manuals.
+   */
   maxValidationRealTextFpr: number;
   /**
-   * Share of the real-text corpus's passages (real-text/real-text-corpus.ts) that join training as
-   * benign passages, taken by a hash of their ids; all of its validation passages bound the threshold.
+   * Share of the real-text corpus's passages (real-text/real-text-corpus.ts) of each origin that
+   * join training as benign passages, taken by a hash of their ids; all of its validation passages
+   * bound the threshold.
    */
-  realTextShare: number;
+  realTextShare: Record<RealTextOrigin, number>;
   /**
    * Minimum evidence: a passage with fewer distinct features than `features` (a title of two or
    * three words has three to five) loses `penalty` log-odds in proportion to what it lacks, so a
@@ -56,7 +65,7 @@ export interface InjectionRecipe {
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
-  version: 3,
+  version: 4,
   // Measured on validation (recall at the limits below), first corpus: word 1-2 + CJK 1-3 grams
   // 0.45; adding character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams
   // fit the train families' wording too closely. Again with the train-only families (recall at
@@ -71,12 +80,21 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   maxValidationFpr: 0.03,
   maxValidationHardFpr: 0.08,
   maxValidationRealTextFpr: 0.03,
-  // npm run choose:injection-recipe (validation recall at the limits): share 0 → 0.662 (the real-text
-  // limit binds), 0.01 → 0.710, 0.03 → 0.683, 0.1 → 0.621, 1 → 0.485: more real text teaches that
-  // imperatives to people are benign, and those words carry recall on unseen payload families.
-  // Short-passage rules with penalty 1 lose no validation recall, penalty ≥ 2 one injection or more.
-  realTextShare: 0.01,
-  shortPassage: { features: 12, penalty: 1 },
+  // npm run choose:injection-recipe (validation recall at the limits, 520 validation injections, so
+  // 0.01 is five of them), Debian manuals alone: share 0 → 0.662 (the real-text limit binds), 0.01 →
+  // 0.710, 0.03 → 0.683, 0.1 → 0.621, 1 → 0.485: more real text teaches that imperatives to people
+  // are benign, and those words carry recall on unseen payload families. With the npm documentation
+  // of LLM SDKs (183 validation passages, each origin bound to FPR ≤ 0.03 apart), one origin swept
+  // with the other held: npm 0.03 with Debian 0.01, then Debian 0 → 0.663, 0.01 → 0.700, 0.02 →
+  // 0.712, 0.03 → 0.696, 0.1 → 0.635, then npm (Debian 0.02) 0 → 0.656, 0.01 → 0.673, 0.02 → 0.662,
+  // 0.03 → 0.712, 0.05 → 0.671, 0.1 → 0.673, 1 → 0.629. The recipe before them (Debian 0.01, npm
+  // documentation neither trained on nor bounding the threshold): 0.710 with 0.044 of the npm
+  // validation passages flagged; this one: 0.712 and 0.016. Neighbouring shares differ by up to ten
+  // injections: the peak is partly luck of which passages the hash draws.
+  // Short-passage rule (the strongest without losing validation recall): every rule is within two
+  // injections of none (0.713); features 12, penalty 6 keeps 0.713.
+  realTextShare: { debian: 0.02, npm: 0.03 },
+  shortPassage: { features: 12, penalty: 6 },
   trainSplits: ['train', 'validation'],
   // Validation alone, scored by a model trained on train: since train grew to ~150 payload and ~80
   // hard-negative families, the reverse fold (a model of validation's dozen families scoring train)
@@ -93,8 +111,9 @@ const MODEL_SOURCES = [
   'domain/screening/corpus/train-only-payloads.ts',
   'domain/screening/corpus/train-only-hard-negatives.ts',
   'domain/screening/corpus/host-families.ts',
-  'domain/screening/real-text/debian-sources.ts',
+  'domain/screening/real-text/sources.ts',
   'domain/screening/real-text/real-text-corpus.ts',
+  'domain/screening/real-text/markdown-text.ts',
   'domain/screening/real-text/roff-text.ts',
   'domain/text/html.ts',
   'domain/learned/features.ts',
@@ -208,7 +227,7 @@ export interface InjectionModelMeta {
   /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
   /** Rates at that threshold over the out-of-family scores of the calibration splits. */
-  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number; realTextFalsePositiveRate: number };
+  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number; realTextFalsePositiveRate: Record<RealTextOrigin, number> };
   trainedOn: { items: number; passages: number };
 }
 
@@ -378,8 +397,8 @@ export interface ScoredItem {
   logit: number;
   label: 'benign' | 'injection';
   hard: boolean;
-  /** A passage of the real-text corpus rather than a generated page. */
-  realText: boolean;
+  /** The origin of a passage of the real-text corpus; null for a generated page. */
+  realText: RealTextOrigin | null;
 }
 
 /**
@@ -388,11 +407,11 @@ export interface ScoredItem {
  * recall as those limits allow.
  */
 export function chooseThreshold(scored: readonly ScoredItem[], recipe: InjectionRecipe): number {
-  const benign = scored.filter((entry) => entry.label === 'benign' && !entry.realText);
+  const benign = scored.filter((entry) => entry.label === 'benign' && entry.realText === null);
   const hard = benign.filter((entry) => entry.hard);
-  const real = scored.filter((entry) => entry.realText);
-  const limits: Array<[readonly ScoredItem[], number]> = [[benign, recipe.maxValidationFpr], [hard, recipe.maxValidationHardFpr], [real, recipe.maxValidationRealTextFpr]];
-  const candidates = [...new Set([...benign, ...real].map((entry) => entry.logit))].sort((a, b) => b - a);
+  const real = REAL_TEXT_ORIGINS.map((origin) => scored.filter((entry) => entry.realText === origin));
+  const limits: Array<[readonly ScoredItem[], number]> = [[benign, recipe.maxValidationFpr], [hard, recipe.maxValidationHardFpr], ...real.map((list): [readonly ScoredItem[], number] => [list, recipe.maxValidationRealTextFpr])];
+  const candidates = [...new Set([...benign, ...real.flat()].map((entry) => entry.logit))].sort((a, b) => b - a);
   let threshold = (candidates[0] ?? 0) + 1e-6;
   for (const candidate of candidates) {
     const next = candidate - 1e-6;
@@ -423,11 +442,14 @@ export function modelWithout(corpus: readonly GeneratedItem[], recipe: Injection
 
 /** The items a model learns from: the recipe's training splits, real-text passages at the recipe's share. */
 function fitItems(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): GeneratedItem[] {
-  return corpus.filter((item) => recipe.trainSplits.includes(item.split) && (!isRealText(item) || fnv1a(item.id) / 2 ** 32 < recipe.realTextShare));
+  return corpus.filter((item) => {
+    const origin = realTextOrigin(item);
+    return recipe.trainSplits.includes(item.split) && (origin === null || fnv1a(item.id) / 2 ** 32 < recipe.realTextShare[origin]);
+  });
 }
 
 export function scoreItems(model: LinearModel, items: readonly GeneratedItem[], recipe: InjectionRecipe): ScoredItem[] {
-  return items.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard', realText: isRealText(item) }));
+  return items.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard', realText: realTextOrigin(item) }));
 }
 
 /** The items a recipe learns from and calibrates on: the generated corpus and the real-text corpus. */
@@ -443,15 +465,15 @@ export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, 
   const examples = trainingPassages(trainItems, recipe);
   const model = train(examples, 2, recipe.features.bits, recipe.training);
   const positives = scored.filter((entry) => entry.label === 'injection');
-  const benign = scored.filter((entry) => entry.label === 'benign' && !entry.realText);
+  const benign = scored.filter((entry) => entry.label === 'benign' && entry.realText === null);
   const hard = benign.filter((entry) => entry.hard);
-  const real = scored.filter((entry) => entry.realText);
+  const real = (origin: RealTextOrigin) => scored.filter((entry) => entry.realText === origin);
   const rate = (list: readonly ScoredItem[]) => Math.round((list.filter((entry) => entry.logit >= threshold).length / Math.max(1, list.length)) * 10_000) / 10_000;
   const meta: InjectionModelMeta = {
     key,
     recipe,
     operatingThreshold: 1 / (1 + Math.exp(-threshold)),
-    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard), realTextFalsePositiveRate: rate(real) },
+    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard), realTextFalsePositiveRate: { debian: rate(real('debian')), npm: rate(real('npm')) } },
     trainedOn: { items: trainItems.length, passages: examples.length },
   };
   return { model, meta, shift: logit(QUARANTINE_RISK) - threshold };

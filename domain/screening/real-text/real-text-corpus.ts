@@ -1,10 +1,10 @@
 /**
  * The real-text corpus: benign passages of documentation written by other people (the pinned
- * Debian packages of debian-sources.ts), in the generated corpus's item shape so training, the
+ * Debian and npm packages of sources.ts), in the generated corpus's item shape so training, the
  * threshold choice and the evaluation read both alike. Every passage is labelled benign and hard
  * (manuals, security guides and how-tos are directive-shaped text by other hands).
  *
- * A document (one HTML page or man page) is a family: it sits in exactly one of train / validation
+ * A document (one HTML page, man page or markdown file) is a family: it sits in exactly one of train / validation
  * / test, chosen by a hash of its name, so no document's wording straddles splits. Documents become
  * page-sized passages (whole lines, about 600–1,500 characters); lines repeated across many
  * documents of a source (navigation, footers) are dropped first. Passages are capped per document
@@ -17,9 +17,10 @@ import { gunzipSync } from 'node:zlib';
 import { fnv1a, type Split } from '../../learned/random.ts';
 import { htmlToText } from '../../text/html.ts';
 import type { GeneratedItem } from '../corpus/generate-corpus.ts';
-import { DEBIAN_SOURCES, type DebianSource } from './debian-sources.ts';
-import { ensureDebianPackage } from './fetch-debian.ts';
+import { ensureSourcePackage } from './fetch-packages.ts';
+import { markdownText } from './markdown-text.ts';
 import { roffText } from './roff-text.ts';
+import { REAL_TEXT_SOURCES, type RealTextSource } from './sources.ts';
 
 export const REAL_TEXT_LIMITS = {
   passageMin: 600,
@@ -50,11 +51,12 @@ function filesUnder(folder: string): string[] {
 
 const TITLE = /<title[^>]*>([\s\S]*?)<\/title>/i;
 
-function readDocument(source: DebianSource, root: string, path: string): Document | null {
+function readDocument(source: RealTextSource, root: string, path: string): Document | null {
   const name = relative(join(root, source.under), path);
   if (!name.endsWith(source.suffix) || source.skip?.test(name.split('/').pop() ?? '')) return null;
   const family = `${source.work}/${name.slice(0, -source.suffix.length)}`;
-  const url = `debian:${source.package}/${source.under}/${name}`;
+  const url = source.origin === 'debian' ? `debian:${source.package}/${source.under}/${name}` : `npm:${source.package}@${source.version}/${source.under}/${name}`;
+  if (source.format === 'markdown') return { family, url, ...markdownText(readFileSync(path, 'utf8')) };
   if (source.format === 'man') {
     const roff = gunzipSync(readFileSync(path)).toString('utf8');
     // `.so` pages only point at another page.
@@ -113,8 +115,8 @@ function spread<T>(values: readonly T[], count: number): T[] {
   return Array.from({ length: count }, (_, index) => values[Math.floor((index * values.length) / count)] as T);
 }
 
-function sourceItems(source: DebianSource): GeneratedItem[] {
-  const root = ensureDebianPackage(source.package, source.version);
+/** The source's passages: the documents of its package (fetched first when not cached), see the module comment. */
+export function sourceItems(source: RealTextSource, root = ensureSourcePackage(source)): GeneratedItem[] {
   const documents = filesUnder(join(root, source.under)).map((path) => readDocument(source, root, path)).filter((document) => document !== null);
   const documentsWithLine = new Map<string, number>();
   for (const document of documents) for (const line of new Set(document.lines)) documentsWithLine.set(line, (documentsWithLine.get(line) ?? 0) + 1);
@@ -125,7 +127,7 @@ function sourceItems(source: DebianSource): GeneratedItem[] {
     spread(pagesOf(lines), REAL_TEXT_LIMITS.perDocument).forEach((content, index) => {
       items.push({
         id: `real-${source.name}/${document.family}#${index}`, lang: languageOf(content, source.lang), title: document.title, content, url: document.url,
-        label: 'benign', kind: `real:${source.name}`, difficulty: 'hard', split, family: document.family, carrier: 'none', spans: [], titleIsPayload: false,
+        label: 'benign', kind: `real:${source.origin}:${source.name}`, difficulty: 'hard', split, family: document.family, carrier: 'none', spans: [], titleIsPayload: false,
       });
     });
   }
@@ -133,12 +135,13 @@ function sourceItems(source: DebianSource): GeneratedItem[] {
   return items.map((item) => ({ item, rank: fnv1a(item.id) })).sort((a, b) => a.rank - b.rank).slice(0, REAL_TEXT_LIMITS.perSource).map(({ item }) => item);
 }
 
-export const isRealText = (item: Pick<GeneratedItem, 'kind'>): boolean => item.kind.startsWith('real:');
+/** Which kind of package a real-text passage comes from (its kind is `real:<origin>:<source>`); null for any other item. */
+export const realTextOrigin = (item: Pick<GeneratedItem, 'kind'>): RealTextSource['origin'] | null => (item.kind.startsWith('real:npm:') ? 'npm' : item.kind.startsWith('real:debian:') ? 'debian' : null);
 
 let cached: GeneratedItem[] | undefined;
 
 /** Every real-text passage of the pinned packages (fetched into the cache first when missing). */
 export function realTextCorpus(): GeneratedItem[] {
-  cached ??= DEBIAN_SOURCES.flatMap(sourceItems).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  cached ??= REAL_TEXT_SOURCES.flatMap((source) => sourceItems(source)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return cached;
 }
