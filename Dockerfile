@@ -16,14 +16,19 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 # Sources run as they are (Node's type stripping): no build step.
 COPY bin ./bin
 COPY cli ./cli
+COPY domain ./domain
+COPY infra ./infra
 COPY runtime ./runtime
 COPY schemas ./schemas
 COPY services ./services
 COPY topics ./topics
+COPY ui ./ui
 COPY scripts ./scripts
 COPY examples ./examples
 
-# The learned classifiers are trained from the repository's corpora into the image, not at start.
+# The learned classifiers are trained from the repository's corpora into the image, not at start;
+# training fetches its pinned real-text packages (apt from Debian bookworm, npm from the registry).
+# deploy/dockerfile.test.ts checks that the folders above are all the entry points load.
 RUN node scripts/train-models.ts all && mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 9464
