@@ -31,18 +31,26 @@ export interface QueryCandidate {
 export const REAL_QUERY_SPLIT = { trainShare: 0.4, validationShare: 0.3 } as const;
 
 const HEADING = /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/gi;
-// "5.1. ", "3.1: ", "A.2.3 ", "Chapter 3: ", "第 5 章 ".
-const NUMBERING = /^(?:(?:Chapter|Appendix)\s+[\dA-Z]+[.:]?\s+|第\s*[\d一二三四五六七八九十]+\s*章\s*|(?:\d+|[A-Z])(?:\.\d+)+\.?:?\s+|\d+[.:]\s+)/;
+// "5.1. ", "3.1: ", "A.2.3 ", "Chapter 3: ", "第 5 章 "; the first group is a section number's chapter.
+const NUMBERING = /^(?:(?:Chapter|Appendix)\s+[\dA-Z]+[.:]?\s+|第\s*[\d一二三四五六七八九十]+\s*章\s*|(\d+|[A-Z])(?:\.\d+)+\.?:?\s+|\d+[.:]\s+)/;
 const MIN_LENGTH = 4;
 const MAX_LENGTH = 160;
 
+export interface Heading {
+  text: string;
+  /** The chapter of a numbered section ("7" of "7.31 Why …"), if numbered. */
+  chapter?: string;
+}
+
 /** The headings of an HTML document at or below `minLevel`, numbering removed, as one-line texts. */
-export function headingsOf(html: string, minLevel: number): string[] {
-  const headings: string[] = [];
+export function headingsOf(html: string, minLevel: number): Heading[] {
+  const headings: Heading[] = [];
   for (const match of html.matchAll(HEADING)) {
     if (Number(match[1]) < minLevel) continue;
-    const text = htmlFragmentText(match[2] ?? '').replace(NUMBERING, '').trim();
-    if (text.length >= MIN_LENGTH && text.length <= MAX_LENGTH) headings.push(text);
+    const whole = htmlFragmentText(match[2] ?? '');
+    const chapter = NUMBERING.exec(whole)?.[1];
+    const text = whole.replace(NUMBERING, '').trim();
+    if (text.length >= MIN_LENGTH && text.length <= MAX_LENGTH) headings.push(chapter === undefined ? { text } : { text, chapter });
   }
   return headings;
 }
@@ -71,11 +79,12 @@ export function candidatesOf(source: QuerySource, documents: ReadonlyArray<{ fil
   const candidates: QueryCandidate[] = [];
   const seen = new Set<string>();
   for (const { file, html } of documents) {
-    const name = source.files.exec(file)?.[1];
-    if (name === undefined) continue;
-    const document = `${source.name}/${name}`;
-    const family = `${source.work}/${name}`;
-    for (const query of headingsOf(html, source.minLevel)) {
+    const fileName = source.files.exec(file)?.[1];
+    if (fileName === undefined) continue;
+    for (const { text: query, chapter } of headingsOf(html, source.minLevel)) {
+      const name = source.chapters === true ? `${fileName}/${chapter ?? 'front'}` : fileName;
+      const document = `${source.name}/${name}`;
+      const family = `${source.work}/${name}`;
       const key = candidateKey(document, query);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -12,12 +12,13 @@ describe('headingsOf: question and task headings, numbering removed', () => {
       <h2 class="title"><a id="x"></a>5.1. What types of <code>apps</code> are available?</h2>
       <h3>3.4: How do I turn off spelling correction?</h3><h2>A.2.1 Installing the Base System</h2>
       <h2>第 5 章 安装软件</h2><h2>安装</h2><h2>5.3. 我应该如何获得一份列表？</h2><h4>Q</h4>`;
-    expect(headingsOf(html, 2)).toEqual(['What types of apps are available?', 'How do I turn off spelling correction?', 'Installing the Base System', '安装软件', '我应该如何获得一份列表？']);
-    expect(headingsOf(html, 1)[0]).toBe('Software');
+    expect(headingsOf(html, 2).map((heading) => heading.text)).toEqual(['What types of apps are available?', 'How do I turn off spelling correction?', 'Installing the Base System', '安装软件', '我应该如何获得一份列表？']);
+    expect(headingsOf(html, 2).map((heading) => heading.chapter)).toEqual(['5', '3', 'A', undefined, '5']);
+    expect(headingsOf(html, 1)[0]?.text).toBe('Software');
   });
 
   it('keeps words that only look like numbering', () => {
-    expect(headingsOf('<h2>A fast way to search</h2><h2>5 ways to boot</h2>', 2)).toEqual(['A fast way to search', '5 ways to boot']);
+    expect(headingsOf('<h2>A fast way to search</h2><h2>5 ways to boot</h2>', 2)).toEqual([{ text: 'A fast way to search' }, { text: '5 ways to boot' }]);
   });
 });
 
@@ -36,6 +37,11 @@ describe('candidatesOf: keyed by document and text, a document and its translati
     expect(translated[0]?.family).toBe(en[0]?.family);
     expect(translated[0]?.split).toBe(en[0]?.split);
     expect(splitOfQueryFamily('faq/software')).toBe(en[0]?.split);
+  });
+
+  it('makes each numbered chapter of a single-file FAQ a document of its own', () => {
+    const chapters = candidatesOf({ ...faq, chapters: true }, [{ file: 'R.en.html', html: '<h3>2.1 What is R?</h3><h3>7.31 Why does R crash?</h3><h3>Version 2022</h3>' }]);
+    expect(chapters.map((candidate) => candidate.document)).toEqual(['faq-en/R/2', 'faq-en/R/7', 'faq-en/R/front']);
   });
 
   it('keeps at most `cap` candidates, chosen by key', () => {
