@@ -16,8 +16,12 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 // ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text here is ASCII).
 const ASCII_ONLY = /^\p{ASCII}*$/u;
 
+export function isAsciiText(text: string): boolean {
+  return ASCII_ONLY.test(text);
+}
+
 export function foldText(text: string): string {
-  return (ASCII_ONLY.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  return (isAsciiText(text) ? text : text.normalize('NFKC')).toLowerCase();
 }
 
 /** Tokens of text that is already folded (see `foldText`), stop words included. */
