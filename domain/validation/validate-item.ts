@@ -258,8 +258,15 @@ export function parseDate(raw: unknown): Date | null {
   if (iso !== null) {
     const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', offset] = iso;
     if (!isCalendarDate(Number(year), Number(month), Number(day)) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
-    const zone = offset === undefined ? 'Z' : offset.toUpperCase() === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     const millis = fraction.padEnd(3, '0').slice(0, 3);
+    const offsetMinutes = zoneOffsetMinutes(offset);
+    // The usual case counted directly (Date.UTC reads years below 100 as 19xx, hence the floor);
+    // anything else is read by Date's own ISO parser, as always.
+    if (offsetMinutes !== null && Number(year) >= 100) {
+      const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), second === '60' ? 59 : Number(second), Number(millis));
+      return new Date(utc - offsetMinutes * 60_000);
+    }
+    const zone = offset === undefined ? 'Z' : offset.toUpperCase() === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     return validDate(new Date(`${year}-${month}-${day}T${hour}:${minute}:${second === '60' ? '59' : second}.${millis}${zone}`));
   }
   if (RFC_2822.test(text)) return validDate(new Date(text));
@@ -272,15 +279,29 @@ export function parseDate(raw: unknown): Date | null {
   return null;
 }
 
+/** Minutes east of UTC of an ISO offset (none or Z: 0); null for an offset beyond ±23:59, left to Date's parser. */
+function zoneOffsetMinutes(offset: string | undefined): number | null {
+  if (offset === undefined || offset === 'Z' || offset === 'z') return 0;
+  const hours = Number(offset.slice(1, 3));
+  const minutes = Number(offset.slice(-2));
+  if (hours > 23 || minutes > 59) return null;
+  return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
 function parseEpoch(value: number): Date | null {
   if (!Number.isFinite(value) || value <= 0) return null;
   // Ten digits are seconds, thirteen are milliseconds.
   return validDate(new Date(value < 1e11 ? value * 1000 : value));
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Date.UTC, which this once asked, reads years 0–99 as 1900–1999.
+  const fullYear = year <= 99 ? 1900 + year : year;
+  const leapDay = month === 2 && fullYear % 4 === 0 && (fullYear % 100 !== 0 || fullYear % 400 === 0) ? 1 : 0;
+  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
 }
 
 function validDate(date: Date): Date | null {
