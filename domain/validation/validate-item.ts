@@ -125,9 +125,14 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
     report('BAD_FIELD_TYPE', field, `${field} must be a string, got ${describeType(raw)}`);
     return null;
   }
-  const cleaned = stripControlCharacters(raw, options.multiline);
-  if (hasControlCharacters(raw)) report('CONTROL_CHARS', field, `control characters removed from ${field}`);
-  const text = options.multiline ? cleaned.trim() : cleaned.replace(/\s+/g, ' ').trim();
+  let text: string;
+  // Most text has nothing to clean: no control character, tab or line break, single spaces only.
+  if (!(options.multiline ? ANY_CONTROL_CHARACTER : ANY_CONTROL_CHARACTER_OR_SPACING).test(raw)) text = raw.trim();
+  else {
+    const cleaned = stripControlCharacters(raw, options.multiline);
+    if (hasControlCharacters(raw)) report('CONTROL_CHARS', field, `control characters removed from ${field}`);
+    text = options.multiline ? cleaned.trim() : cleaned.replace(/\s+/g, ' ').trim();
+  }
   if (text.length === 0) return null;
   if (text.length > options.limit) {
     report('OVERSIZED_FIELD', field, `${field} has ${text.length} characters; truncated to ${options.limit}`);
@@ -141,6 +146,11 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 const CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source);
+// Tab and line breaks included; with spacing also any whitespace but a single space.
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL_CHARACTER_OR_SPACING = /[\u0000-\u001F\u007F-\u009F]|[^\S ]| {2}/;
 
 function stripControlCharacters(text: string, multiline: boolean): string {
   const stripped = text.replace(CONTROL_CHARACTERS, '').replace(/\r\n?/g, '\n');
