@@ -77,9 +77,10 @@ export function validateItem(candidate: unknown, context: ValidationContext): Va
   const evidenceType = readText(record, 'evidence_type', { multiline: false, limit: 64 }, reason);
   const confidence = readConfidence(record, reason);
 
-  const fetchedAt = readFetchedAt(record, context, reason);
+  const fetched = readFetchedAt(record, context, reason);
+  const fetchedAt = fetched === null ? null : fetched.toISOString();
   const now = context.now ?? new Date();
-  const publishedAt = readPublishedAt(record, fetchedAt === null ? now : laterOf(now, new Date(fetchedAt)), reason);
+  const publishedAt = readPublishedAt(record, fetched === null ? now : laterOf(now, fetched), reason);
 
   if (title === null) reason('MISSING_TITLE', 'title', 'title is missing or empty');
   if (content === null && summary === null) reason('MISSING_BODY', 'content', 'neither content nor summary has text');
@@ -215,11 +216,11 @@ function readConfidence(record: Record<string, unknown>, report: Report): Ingest
   return null;
 }
 
-function readFetchedAt(record: Record<string, unknown>, context: ValidationContext, report: Report): string | null {
+function readFetchedAt(record: Record<string, unknown>, context: ValidationContext, report: Report): Date | null {
   const raw = record.fetched_at;
   if (raw !== undefined && raw !== null) {
     const parsed = parseDate(raw);
-    if (parsed !== null) return parsed.toISOString();
+    if (parsed !== null) return parsed;
     report('BAD_DATE', 'fetched_at', 'fetched_at is not a recognisable date');
   }
   const fallback = context.fetchedAt === undefined ? null : parseDate(context.fetchedAt);
@@ -228,7 +229,7 @@ function readFetchedAt(record: Record<string, unknown>, context: ValidationConte
     return null;
   }
   report('MISSING_FETCHED_AT', 'fetched_at', 'fetched_at taken from the document default');
-  return fallback.toISOString();
+  return fallback;
 }
 
 function readPublishedAt(record: Record<string, unknown>, latestPlausible: Date, report: Report): string | null {
@@ -262,6 +263,19 @@ const CHINESE_DATE = /^(\d{4})年(\d{1,2})月(\d{1,2})日(?:\s*(\d{1,2})[:：](\
 export function parseDate(raw: unknown): Date | null {
   if (typeof raw === 'number') return parseEpoch(raw);
   if (typeof raw !== 'string') return null;
+  // One text is often read many times running (every item of a run has the run's fetched_at).
+  if (raw !== lastDateText) {
+    const parsed = parseDateText(raw);
+    lastDateText = raw;
+    lastDateTime = parsed === null ? null : parsed.getTime();
+  }
+  return lastDateTime === null ? null : new Date(lastDateTime);
+}
+
+let lastDateText: string | undefined;
+let lastDateTime: number | null = null;
+
+function parseDateText(raw: string): Date | null {
   const text = raw.trim();
   if (/^\d{10}(\d{3})?$/.test(text)) return parseEpoch(Number(text));
   const iso = ISO_DATE.exec(text);

@@ -82,9 +82,12 @@ export const OVERLAP_INDEX_MAX_ITEMS = 50;
 
 const VERSION_NUMBER = /(?<![\p{L}\p{N}.])v?(\d+(?:\.\d+)+)(?![\p{N}]|\.\d)/gu;
 
+/** What every version number has in it: most texts have none, and leave at this cheaper test. */
+const DIGIT_DOT_DIGIT = /\d\.\d/;
+
 /** The version numbers an item names: its title's, else its text's ("Deno 2.6", "PostgreSQL 18.1"). */
 export function versionKey(title: string, text: string): string {
-  const from = (value: string) => [...new Set([...value.matchAll(VERSION_NUMBER)].map((match) => match[1]!))].sort().join(' ');
+  const from = (value: string) => (DIGIT_DOT_DIGIT.test(value) ? [...new Set([...value.matchAll(VERSION_NUMBER)].map((match) => match[1]!))].sort().join(' ') : '');
   return from(title) || from(text);
 }
 
