@@ -29,12 +29,13 @@ function isAsciiWordCharacter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
+/** A table slot: a token's id (EMPTY: free), its hash, where its characters start and how many. */
+const SLOT = 4;
+
 export function createTokenIds(): TokenIds {
-  let slots = new Int32Array(1 << 12).fill(EMPTY);
-  let mask = slots.length - 1;
-  let hashes = new Int32Array(1024);
-  let starts = new Int32Array(1024);
-  let lengths = new Int32Array(1024);
+  // One slot holds everything a probe compares, so a lookup touches the slot and the characters only.
+  let slots = new Int32Array(SLOT << 12).fill(EMPTY);
+  let mask = (slots.length / SLOT) - 1;
   // Every distinct token's (folded) characters, one after another.
   let characters = new Uint16Array(1 << 16);
   let characterCount = 0;
@@ -42,22 +43,16 @@ export function createTokenIds(): TokenIds {
   let ids = new Int32Array(256);
   let count = 0;
 
-  function grow(): void {
-    const size = words.length;
-    if (size >= hashes.length) {
-      hashes = copyInto(new Int32Array(hashes.length * 2), hashes);
-      starts = copyInto(new Int32Array(starts.length * 2), starts);
-      lengths = copyInto(new Int32Array(lengths.length * 2), lengths);
-    }
-    // Half full at most, so probe runs stay short.
-    if (size * 2 >= slots.length) {
-      slots = new Int32Array(slots.length * 2).fill(EMPTY);
-      mask = slots.length - 1;
-      for (let id = 0; id < size; id++) {
-        let slot = hashes[id]! & mask;
-        while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-        slots[slot] = id;
-      }
+  /** Twice the slots once half are taken, so probe runs stay short. */
+  function growSlots(): void {
+    const old = slots;
+    slots = new Int32Array(old.length * 2).fill(EMPTY);
+    mask = (slots.length / SLOT) - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from] === EMPTY) continue;
+      let slot = old[from + 1]! & mask;
+      while (slots[slot * SLOT] !== EMPTY) slot = (slot + 1) & mask;
+      slots.set(old.subarray(from, from + SLOT), slot * SLOT);
     }
   }
 
@@ -68,25 +63,25 @@ export function createTokenIds(): TokenIds {
   function idOf(text: string, from: number, to: number, hash: number, token: string | null): number {
     const length = to - from;
     let slot = hash & mask;
-    for (let id = slots[slot]!; id !== EMPTY; id = slots[slot]!) {
-      if (hashes[id] === hash && lengths[id] === length) {
-        const start = starts[id]!;
+    for (let at = slot * SLOT; slots[at] !== EMPTY; slot = (slot + 1) & mask, at = slot * SLOT) {
+      if (slots[at + 1] === hash && slots[at + 3] === length) {
+        const start = slots[at + 2]!;
         let k = 0;
         while (k < length && characters[start + k] === foldAscii(text.charCodeAt(from + k))) k++;
-        if (k === length) return id;
+        if (k === length) return slots[at]!;
       }
-      slot = (slot + 1) & mask;
     }
     const id = words.length;
     if (characterCount + length > characters.length) characters = copyInto(new Uint16Array(Math.max(characters.length * 2, characterCount + length)), characters);
     for (let k = 0; k < length; k++) characters[characterCount + k] = foldAscii(text.charCodeAt(from + k));
-    slots[slot] = id;
-    hashes[id] = hash;
-    starts[id] = characterCount;
-    lengths[id] = length;
+    const at = slot * SLOT;
+    slots[at] = id;
+    slots[at + 1] = hash;
+    slots[at + 2] = characterCount;
+    slots[at + 3] = length;
     characterCount += length;
     words.push(token ?? text.slice(from, to).toLowerCase());
-    grow();
+    if (words.length * 2 * SLOT >= slots.length) growSlots();
     return id;
   }
 
