@@ -2,16 +2,27 @@ import type { Admin } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { createTopicsServed } from './kafka.ts';
 
-/** The answers a broker gives, one metadata request after another, for a topic it has just created. */
-function adminAnswering(answers: ReadonlyArray<Error | number[]>): { admin: Admin; requests: () => number } {
+/**
+ * The answers a broker gives for a topic it has just created, one request after another: a list of
+ * leaders, or an error, for a metadata request; `served: false` makes the offset read that follows
+ * leaders fail with `NOT_LEADER_FOR_PARTITION`, as a leader not yet serving its partition does.
+ */
+function adminAnswering(answers: ReadonlyArray<Error | number[] | { leaders: number[]; served: boolean }>): { admin: Admin; requests: () => number } {
   let requests = 0;
+  let served = true;
   const admin = {
     createTopics: async () => true,
     fetchTopicMetadata: async () => {
       const answer = answers[Math.min(requests, answers.length - 1)]!;
       requests += 1;
       if (answer instanceof Error) throw answer;
-      return { topics: [{ name: 't', partitions: answer.map((leader, partitionId) => ({ partitionId, leader, replicas: [], isr: [], partitionErrorCode: 0 })) }] };
+      const leaders = Array.isArray(answer) ? answer : answer.leaders;
+      served = Array.isArray(answer) || answer.served;
+      return { topics: [{ name: 't', partitions: leaders.map((leader, partitionId) => ({ partitionId, leader, replicas: [], isr: [], partitionErrorCode: 0 })) }] };
+    },
+    fetchTopicOffsets: async () => {
+      if (!served) throw kafkaError('NOT_LEADER_FOR_PARTITION');
+      return [];
     },
   } as unknown as Admin;
   return { admin, requests: () => requests };
@@ -22,10 +33,10 @@ function kafkaError(type: string): Error {
 }
 
 describe('createTopicsServed', () => {
-  it('waits while the broker does not know the new topic yet, or a partition has no leader', async () => {
-    const broker = adminAnswering([kafkaError('UNKNOWN_TOPIC_OR_PARTITION'), kafkaError('LEADER_NOT_AVAILABLE'), [1, -1], [1, 1]]);
+  it('waits while the broker does not know the new topic yet, a partition has no leader, or its leader does not serve it yet', async () => {
+    const broker = adminAnswering([kafkaError('UNKNOWN_TOPIC_OR_PARTITION'), kafkaError('LEADER_NOT_AVAILABLE'), [1, -1], { leaders: [1, 1], served: false }, [1, 1]]);
     await createTopicsServed(broker.admin, [{ topic: 't', numPartitions: 2 }]);
-    expect(broker.requests()).toBe(4);
+    expect(broker.requests()).toBe(5);
   });
 
   it('fails at once on any other metadata error', async () => {
@@ -36,6 +47,6 @@ describe('createTopicsServed', () => {
 
   it('gives up at its deadline on a topic that never gets a leader', async () => {
     const broker = adminAnswering([[-1]]);
-    await expect(createTopicsServed(broker.admin, [{ topic: 't', numPartitions: 1 }], 0)).rejects.toThrow('topics without a leader');
+    await expect(createTopicsServed(broker.admin, [{ topic: 't', numPartitions: 1 }], 0)).rejects.toThrow('topics not served by a leader');
   });
 });

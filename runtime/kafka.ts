@@ -171,14 +171,25 @@ export async function applyTopicPlan(admin: Admin, steps: readonly TopicPlanStep
   return [...creations, ...alterations, ...additions];
 }
 
-/** The metadata answers a broker gives for a topic it has created but not yet taken on. */
-const NOT_YET_SERVED: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+/** The answers a broker gives for a topic it has created but not yet taken on. */
+const NOT_YET_SERVED: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION']);
+
+/** Whether every partition of `names` has a leader that answers for it. */
+async function topicsServed(admin: Admin, names: string[]): Promise<boolean> {
+  const metadata = await admin.fetchTopicMetadata({ topics: names });
+  if (!metadata.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return false;
+  // A leader the metadata names may not serve its partition yet: ListOffsets answers once it does.
+  for (const name of names) await admin.fetchTopicOffsets(name);
+  return true;
+}
 
 /**
- * Creates topics and returns once every partition has a leader. kafkajs's own `waitForLeaders`
- * gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker answers until it has applied the
- * new topic's metadata record: on a loaded machine, or a broker just started, that is long enough
- * to fail the creation. The deadline guards against a broker that never serves the topic.
+ * Creates topics and returns once every partition's leader serves it. kafkajs's own
+ * `waitForLeaders` gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker answers until it
+ * has applied the new topic's metadata record, and a leader named in the metadata can still answer
+ * NOT_LEADER_FOR_PARTITION for a moment, which kafkajs's offset reads do not retry: on a loaded
+ * machine, or a broker just started, that is long enough to fail the creation or the first read.
+ * The deadline guards against a broker that never serves the topic.
  */
 export async function createTopicsServed(admin: Admin, topics: ITopicConfig[], timeoutMs = 60_000): Promise<void> {
   await admin.createTopics({ topics, waitForLeaders: false });
@@ -186,13 +197,12 @@ export async function createTopicsServed(admin: Admin, topics: ITopicConfig[], t
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const metadata = await admin.fetchTopicMetadata({ topics: names });
-      if (metadata.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+      if (await topicsServed(admin, names)) return;
     } catch (error) {
       if (!NOT_YET_SERVED.has((error as { type?: string }).type ?? '')) throw error;
       if (Date.now() > deadline) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`topics without a leader after ${timeoutMs} ms: ${names.join(', ')}`);
+    if (Date.now() > deadline) throw new Error(`topics not served by a leader after ${timeoutMs} ms: ${names.join(', ')}`);
     await sleep(100);
   }
 }
