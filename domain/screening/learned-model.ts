@@ -13,7 +13,9 @@
  * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
  * so the shipped model learns from both splits. A small share of the real-text corpus
  * (real-text/: Debian documentation by other people, benign) joins training, and all of its
- * validation passages bound the threshold. Its operating point is chosen on out-of-family
+ * validation passages bound the threshold. So do a quarter of the passages of other people's
+ * jailbreak prompts (real-text/outside-injections.ts, promptfoo's data) of the train and validation
+ * families, as injections. Its operating point is chosen on out-of-family
  * scores: validation scored by a model trained on train, never on what a model saw; the test split
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
