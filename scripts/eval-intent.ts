@@ -1,9 +1,10 @@
 /**
  * Intent classification quality on untouched sets, per language, with 95 % Wilson intervals and a
  * confusion table:
- *   node scripts/eval-intent.ts [--set test|validation|shared|FILE] [--mode combined|rules|both]
+ *   node scripts/eval-intent.ts [--set test|validation|real-test|real-validation|shared|FILE] [--mode combined|rules|both]
  * Sets: `test` is the test split of the generated queries (families never trained or tuned on),
- * `validation` the split the recipe was chosen on, `shared` <repo>/../shared/corpora/intent-dev.jsonl
+ * `validation` the split the recipe was chosen on, `real-test` / `real-validation` the splits of
+ * the real queries (FAQ questions and manual headings by other people, domain/intent/real-queries), `shared` <repo>/../shared/corpora/intent-dev.jsonl
  * (an outside set the rules were once tuned on; no longer used for tuning), or a labelled JSONL file.
  * Exit 1 when a corpus cannot be read.
  */
@@ -13,9 +14,10 @@ import { formatProportion } from '../domain/learned/wilson.ts';
 import { generateIntentQueries } from '../domain/intent/corpus/generate-queries.ts';
 import { classifyIntentByRules, classifyIntentOnly, parseIntentCorpus } from '../domain/intent/evaluate-intents.ts';
 import { intentQuality } from '../domain/intent/quality-report.ts';
+import { realQueries } from '../domain/intent/real-queries/real-queries.ts';
 
 const { sets, modes } = evalOptions();
-const load = (set: string) => loadEvalSet(set, { script: 'eval-intent', generated: generateIntentQueries, sharedFile: 'intent-dev.jsonl', parse: parseIntentCorpus });
+const load = (set: string) => loadEvalSet(set, { script: 'eval-intent', generated: generateIntentQueries, real: realQueries, sharedFile: 'intent-dev.jsonl', parse: parseIntentCorpus });
 for (const set of sets) {
   const rows = load(set);
   for (const which of modes) {

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
 import { openJsonlInput, streamInput, textInput, type RereadableInput } from '../jsonl-input.ts';
+import { providerResultSchema } from '../../schemas/ingest.ts';
 import { parseProviderResults, parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
@@ -125,6 +126,27 @@ describe('parseProviderResults: the provider rank (issue 21)', () => {
     const line = (source: string, url: string) => JSON.stringify({ url, title: url, snippet: '', published_date: null, source });
     const items = parseProviderResults([line('brave', 'https://a.example/1'), line('exa', 'https://b.example/1'), line('brave', 'https://a.example/2')].join('\n'), 'inline');
     expect(items.map((item) => [item.provider, item.providerRank, item.resultList])).toEqual([['brave', 1, 'brave'], ['exa', 1, 'exa'], ['brave', 2, 'brave']]);
+  });
+});
+
+describe('parseProviderResults: what a line reads as', () => {
+  it('gives what the provider-result schema gives, defaults included, for usual and unusual lines alike', () => {
+    const lines = [
+      { url: 'https://a.example/1' },
+      { url: 'https://a.example/2', title: 'T', snippet: 'S', published_date: '2026-11-01', source: 'exa', content: 'C', language: 'en', html: '<p>S</p>', extra: 1 },
+      { url: 'https://a.example/3', title: 'T', published_date: null, content: null, language: null, html: null },
+    ];
+    const items = parseProviderResults(lines.map((fields) => JSON.stringify(fields)).join('\n'), 'inline');
+    expect(items.map((item) => item.result)).toEqual(lines.map((fields) => providerResultSchema.parse(fields)));
+  });
+
+  it.each([
+    ['a title of the wrong type', { url: 'https://a.example/1', title: 7 }],
+    ['a null snippet', { url: 'https://a.example/1', snippet: null }],
+    ['html of the wrong type', { url: 'https://a.example/1', html: 3 }],
+    ['an array', ['https://a.example/1']],
+  ])('refuses %s with the schema\'s words', (_name, fields) => {
+    expect(() => parseProviderResults(JSON.stringify(fields), 'inline')).toThrow('inline line 1 is not a provider result');
   });
 });
 

@@ -88,11 +88,14 @@ const PROVIDER_RESULT_SHAPE = `one object like {"url": …, "title": …, "snipp
 export function parseProviderResult(content: string, lineNumber: number, fileLabel: string, listLengths: Map<string, number>): RankInputItem | null {
   const parsedLine = parseJsonLine(content, lineNumber, fileLabel, PROVIDER_RESULT_SHAPE);
   if (parsedLine === null) return null;
-  const parsed = providerResultSchema.safeParse(parsedLine.json);
-  if (!parsed.success) {
-    throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
+  let result = plainProviderResult(parsedLine.json);
+  if (result === null) {
+    const parsed = providerResultSchema.safeParse(parsedLine.json);
+    if (!parsed.success) {
+      throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
+    }
+    result = parsed.data;
   }
-  const result = parsed.data;
   const provider = result.source === '' ? 'unknown' : result.source;
   const providerRank = (listLengths.get(provider) ?? 0) + 1;
   listLengths.set(provider, providerRank);
@@ -110,6 +113,23 @@ export function parseProviderResult(content: string, lineNumber: number, fileLab
     result,
     line: lineNumber,
   };
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * providerResultSchema's reading of a parsed line in the usual case, checked by hand (a 100k-line
+ * file pays zod's cost on every line otherwise): an object whose fields have their types or are
+ * absent, absent ones given the schema's defaults. Null for anything else, which zod then reads
+ * (and words the error for).
+ */
+function plainProviderResult(json: unknown): ProviderResult | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { url, title = '', snippet = '', published_date = null, source = '', content = null, language = null, html } = json as Record<string, unknown>;
+  if (!isText(url) || !isText(title) || !isText(snippet) || !isTextOrNull(published_date) || !isText(source) || !isTextOrNull(content) || !isTextOrNull(language)) return null;
+  if (html !== undefined && !isTextOrNull(html)) return null;
+  return { url, title, snippet, published_date, source, content, language, html };
 }
 
 /** Every provider result of a JSONL text, in line order. */
@@ -136,7 +156,8 @@ interface KeptLine {
 
 /** A kept line read again: the same result the first read validated. */
 function readResult(input: RereadableInput, kept: KeptLine): ProviderResult {
-  return providerResultSchema.parse(JSON.parse(input.read(kept.offset, kept.length)));
+  const json: unknown = JSON.parse(input.read(kept.offset, kept.length));
+  return plainProviderResult(json) ?? providerResultSchema.parse(json);
 }
 
 export function rankedLine(ranked: RankedItem<KeptLine>, result: ProviderResult): string {

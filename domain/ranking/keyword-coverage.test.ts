@@ -9,6 +9,8 @@ describe('keywordCoverage', () => {
     ['stop words in the query do not count', ['What is the WebTransport API'], 'WebTransport API', 1],
     ['case and width are folded', ['webtransport'], 'ＷＥＢＴＲＡＮＳＰＯＲＴ', 1],
     ['a term must match a whole word', ['go'], 'good golang tips', 0],
+    ['a term next to non-ASCII punctuation', ['kafka release'], 'Kafka—release notes “kafka”', 1],
+    ['an alias found next to non-ASCII punctuation', ['k8s upgrade'], '“Kubernetes” — upgrade', 1],
     ['Chinese terms match inside differently segmented text', ['Rust 异步编程'], 'Rust 的异步编程指南', 1],
     ['Chinese term missing', ['Rust 异步编程'], 'Rust 所有权指南', 1 / 3],
     // Sub-queries {bun, deno}, {bun, advantages}, {deno, advantages}: best 1, union 2/3 → 0.7·1 + 0.3·2/3.

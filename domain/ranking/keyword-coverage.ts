@@ -1,5 +1,5 @@
 import { aliasAlternatives } from './name-aliases.ts';
-import { foldText, isCjkTerm, queryTerms, tokenizeFolded } from '../text/tokenize.ts';
+import { foldText, hasAsciiToken, isCjkTerm, queryTerms, tokenizeFolded, tokenizesAsAscii } from '../text/tokenize.ts';
 
 /**
  * Keyword coverage (0–1) of an item's title + snippet over every sub-query of a request.
@@ -60,9 +60,15 @@ export function keywordCoverage(queries: PreparedQueries, text: string): number 
   if (queries.terms.length === 0) return 0;
   const folded = foldText(text);
   const found = new Uint8Array(queries.terms.length);
-  for (const token of tokenizeFolded(folded)) {
-    const index = queries.tokenTermIndex.get(token);
-    if (index !== undefined) found[index] = 1;
+  // Text whose tokens are its ASCII runs (nearly all) is searched for the few query terms instead of split into tokens.
+  const ascii = tokenizesAsAscii(folded);
+  if (ascii) {
+    for (const [term, index] of queries.tokenTermIndex) if (hasAsciiToken(folded, term)) found[index] = 1;
+  } else {
+    for (const token of tokenizeFolded(folded)) {
+      const index = queries.tokenTermIndex.get(token);
+      if (index !== undefined) found[index] = 1;
+    }
   }
   for (const index of queries.cjkTermIndexes) {
     if (folded.includes(queries.terms[index] ?? '')) found[index] = 1;
@@ -71,9 +77,10 @@ export function keywordCoverage(queries: PreparedQueries, text: string): number 
     let tokens: Set<string> | null = null;
     for (const [index, alternatives] of queries.alternatives) {
       if (found[index] === 1) continue;
-      tokens ??= new Set(tokenizeFolded(folded));
+      if (!ascii) tokens ??= new Set(tokenizeFolded(folded));
       const present = tokens;
-      if (alternatives.some((terms) => terms.every((term) => (isCjkTerm(term) ? folded.includes(term) : present.has(term))))) found[index] = 1;
+      const hasToken = (term: string) => (present === null ? hasAsciiToken(folded, term) : present.has(term));
+      if (alternatives.some((terms) => terms.every((term) => (isCjkTerm(term) ? folded.includes(term) : hasToken(term))))) found[index] = 1;
     }
   }
   let best = 0;

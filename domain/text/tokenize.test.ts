@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCjkTerm, queryTerms, tokenize } from './tokenize.ts';
+import { foldText, hasAsciiToken, isCjkTerm, queryTerms, tokenize, tokenizeFolded, tokenizesAsAscii } from './tokenize.ts';
 
 describe('tokenize', () => {
   it.each([
@@ -21,6 +21,25 @@ describe('tokenize', () => {
         expect(withChinese.slice(0, -1)).toEqual(tokenize(ascii));
       }),
     );
+  });
+});
+
+describe('hasAsciiToken', () => {
+  it('answers what tokenizeFolded would for text whose tokens are ASCII runs', () => {
+    const unit = fc.constantFrom(...'abk019 .-_\'’—:,/\tAK');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.constantFrom('a', 'ab', 'k0', 'b1', '0', 'kab', 'ba'), (text, token) => {
+        const folded = foldText(text);
+        expect(tokenizesAsAscii(folded)).toBe(true);
+        expect(hasAsciiToken(folded, token)).toBe(tokenizeFolded(folded).includes(token));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds a token next to non-ASCII punctuation but not inside a longer word', () => {
+    expect(hasAsciiToken('kafka—release', 'release')).toBe(true);
+    expect(hasAsciiToken('prerelease release2', 'release')).toBe(false);
   });
 });
 

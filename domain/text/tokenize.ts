@@ -16,13 +16,37 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 // ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text here is ASCII).
 const ASCII_ONLY = /^\p{ASCII}*$/u;
 
+export function isAsciiText(text: string): boolean {
+  return ASCII_ONLY.test(text);
+}
+
 export function foldText(text: string): string {
-  return (ASCII_ONLY.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  return (isAsciiText(text) ? text : text.normalize('NFKC')).toLowerCase();
+}
+
+/** Whether the tokens of a folded text are its [a-z0-9] runs: no letter, digit or mark in it lies outside ASCII. */
+export function tokenizesAsAscii(folded: string): boolean {
+  return ASCII_ONLY.test(folded) || !NON_ASCII_WORD_CHARACTER.test(folded);
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/**
+ * Whether `token` is one of the tokens of a folded text that tokenizesAsAscii: an occurrence not
+ * inside a longer [a-z0-9] run. Finds it without splitting the text into a string a token.
+ */
+export function hasAsciiToken(folded: string, token: string): boolean {
+  for (let at = folded.indexOf(token); at !== -1; at = folded.indexOf(token, at + 1)) {
+    if (!isAsciiWordCode(folded.charCodeAt(at - 1)) && !isAsciiWordCode(folded.charCodeAt(at + token.length))) return true;
+  }
+  return false;
 }
 
 /** Tokens of text that is already folded (see `foldText`), stop words included. */
 export function tokenizeFolded(folded: string): string[] {
-  if (ASCII_ONLY.test(folded) || !NON_ASCII_WORD_CHARACTER.test(folded)) return folded.match(ASCII_WORD) ?? [];
+  if (tokenizesAsAscii(folded)) return folded.match(ASCII_WORD) ?? [];
   const tokens: string[] = [];
   for (const segment of WORD_SEGMENTER.segment(folded)) {
     if (!segment.isWordLike) continue;

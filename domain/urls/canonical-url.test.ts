@@ -12,6 +12,9 @@ describe('canonicalUrl', () => {
     ['IDN host in Unicode → punycode', 'https://例子.测试/a', 'https://xn--fsqu00a.xn--0zwm56d/a'],
     ['IDN host already in punycode', 'https://xn--fsqu00a.xn--0zwm56d/a', 'https://xn--fsqu00a.xn--0zwm56d/a'],
     ['credentials dropped', 'https://user:secret@example.com/a', 'https://example.com/a'],
+    ['www. kept before a second www.', 'https://www.www.example.com/a', 'https://www.www.example.com/a'],
+    ['www. kept on a host without a top-level domain', 'https://www.localhost/a', 'https://www.localhost/a'],
+    ['http on port 443 becomes https on its default port', 'http://example.com:443/a/', 'https://example.com/a'],
     // Scheme
     ['http unified to https', 'http://example.com/a', 'https://example.com/a'],
     // Path
@@ -24,6 +27,8 @@ describe('canonicalUrl', () => {
     ['an encoded slash stays encoded', 'https://example.com/a%2fb', 'https://example.com/a%2Fb'],
     ['an encoded percent sign is not decoded twice', 'https://example.com/a%2541', 'https://example.com/a%2541'],
     ['path case kept', 'https://example.com/Blog/Post', 'https://example.com/Blog/Post'],
+    ['sub-delimiters in the path kept as they are', "https://example.com/a/(b)/c;d=1,e/", 'https://example.com/a/(b)/c;d=1,e'],
+    ['a scheme inside the path keeps its double slash', 'https://example.com/a/http://x.org//b', 'https://example.com/a/http://x.org/b'],
     // Fragment and query
     ['fragment dropped', 'https://example.com/a#section-2', 'https://example.com/a'],
     ['text fragment dropped', 'https://example.com/a#:~:text=hello', 'https://example.com/a'],

@@ -106,10 +106,30 @@ function unwrapAmpCache(url: URL): URL {
   return parseHttpUrl(`${secure ? 'https' : 'http'}://${rest}${url.search}`) ?? url;
 }
 
+/** A path of unreserved and sub-delimiter characters only: no escapes to normalize, no scheme inside it (normalize-url keeps `//` after one). */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/!$&'()*+,;=@]*$/;
+const WWW_HOST = /^www\.(?!www\.)[a-z\-\d]{1,63}\.[a-z.\-\d]{2,63}$/;
+
+/**
+ * What normalize-url and the parse after it (canonicalForm) make of a URL whose path is plain and
+ * whose host has no trailing dot, built directly: the host without `www.` (normalize-url's rule),
+ * duplicate slashes collapsed, the trailing slash dropped. Null for any other URL, which takes
+ * the general way. Most URLs are plain, and this saves three URL parses each.
+ */
+function plainCanonicalForm(url: URL, query: string): string | null {
+  const { hostname, pathname } = url;
+  if (hostname.endsWith('.') || !PLAIN_PATH.test(pathname)) return null;
+  const host = WWW_HOST.test(hostname) ? hostname.slice(4) : hostname;
+  const path = pathname.replace(/\/{2,}/g, '/').replace(/\/$/, '');
+  return `https://${host}${url.port === '' ? '' : `:${url.port}`}${path}${query}`;
+}
+
 function canonicalForm(url: URL): string {
   const unwrapped = unwrapAmpCache(url);
   unwrapped.protocol = 'https:';
   const query = canonicalQuery(unwrapped.search);
+  const plain = plainCanonicalForm(unwrapped, query);
+  if (plain !== null) return plain;
   unwrapped.search = '';
   // normalize-url runs decodeURI over the path, which would turn a literal "%2541" into "%41" and
   // then "A"; doubling the escape of '%' makes that decode a no-op.

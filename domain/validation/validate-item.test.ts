@@ -97,6 +97,10 @@ describe('validateItem', () => {
 describe('parseDate', () => {
   it.each([
     ['2026-04-25T08:12:00+08:00', '2026-04-25T00:12:00.000Z'],
+    ['2026-04-25T08:12:00-0330', '2026-04-25T11:42:00.000Z'],
+    ['2026-04-25t08:12:60.5z', '2026-04-25T08:12:59.500Z'],
+    ['2024-02-29T23:59:59+05:45', '2024-02-29T18:14:59.000Z'],
+    ['0099-01-01', '0099-01-01T00:00:00.000Z'],
     ['2026-04-25T08:12:00.123456Z', '2026-04-25T08:12:00.123Z'],
     ['2026-04-25 08:12', '2026-04-25T08:12:00.000Z'],
     ['2026-04-25', '2026-04-25T00:00:00.000Z'],
@@ -108,7 +112,15 @@ describe('parseDate', () => {
     expect(parseDate(raw)?.toISOString()).toBe(iso);
   });
 
-  it.each(['March 5', '2026-13-01', '2026-04-25T25:00:00Z', '', 'null', {}, -5, Number.NaN])('rejects %s', (raw) => {
+  it.each(['March 5', '2026-13-01', '2023-02-29', '1900-02-29', '2026-04-25T25:00:00Z', '', 'null', {}, -5, Number.NaN])('rejects %s', (raw) => {
     expect(parseDate(raw)).toBeNull();
+  });
+
+  it('reads the same text the same way when it comes again, and a different one after it', () => {
+    expect(parseDate('2026-04-25T08:12:00Z')?.toISOString()).toBe('2026-04-25T08:12:00.000Z');
+    expect(parseDate('2026-04-25T08:12:00Z')?.toISOString()).toBe('2026-04-25T08:12:00.000Z');
+    expect(parseDate('2026-02-30')).toBeNull();
+    expect(parseDate('2026-02-30')).toBeNull();
+    expect(parseDate('2026-03-01')?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
 });

@@ -77,9 +77,10 @@ export function validateItem(candidate: unknown, context: ValidationContext): Va
   const evidenceType = readText(record, 'evidence_type', { multiline: false, limit: 64 }, reason);
   const confidence = readConfidence(record, reason);
 
-  const fetchedAt = readFetchedAt(record, context, reason);
+  const fetched = readFetchedAt(record, context, reason);
+  const fetchedAt = fetched === null ? null : fetched.toISOString();
   const now = context.now ?? new Date();
-  const publishedAt = readPublishedAt(record, fetchedAt === null ? now : laterOf(now, new Date(fetchedAt)), reason);
+  const publishedAt = readPublishedAt(record, fetched === null ? now : laterOf(now, fetched), reason);
 
   if (title === null) reason('MISSING_TITLE', 'title', 'title is missing or empty');
   if (content === null && summary === null) reason('MISSING_BODY', 'content', 'neither content nor summary has text');
@@ -125,9 +126,14 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
     report('BAD_FIELD_TYPE', field, `${field} must be a string, got ${describeType(raw)}`);
     return null;
   }
-  const cleaned = stripControlCharacters(raw, options.multiline);
-  if (hasControlCharacters(raw)) report('CONTROL_CHARS', field, `control characters removed from ${field}`);
-  const text = options.multiline ? cleaned.trim() : cleaned.replace(/\s+/g, ' ').trim();
+  let text: string;
+  // Most text has nothing to clean: no control character, tab or line break, single spaces only.
+  if (!(options.multiline ? ANY_CONTROL_CHARACTER : ANY_CONTROL_CHARACTER_OR_SPACING).test(raw)) text = raw.trim();
+  else {
+    const cleaned = stripControlCharacters(raw, options.multiline);
+    if (hasControlCharacters(raw)) report('CONTROL_CHARS', field, `control characters removed from ${field}`);
+    text = options.multiline ? cleaned.trim() : cleaned.replace(/\s+/g, ' ').trim();
+  }
   if (text.length === 0) return null;
   if (text.length > options.limit) {
     report('OVERSIZED_FIELD', field, `${field} has ${text.length} characters; truncated to ${options.limit}`);
@@ -141,6 +147,11 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 const CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source);
+// Tab and line breaks included; with spacing also any whitespace but a single space.
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL_CHARACTER_OR_SPACING = /[\u0000-\u001F\u007F-\u009F]|[^\S ]| {2}/;
 
 function stripControlCharacters(text: string, multiline: boolean): string {
   const stripped = text.replace(CONTROL_CHARACTERS, '').replace(/\r\n?/g, '\n');
@@ -205,11 +216,11 @@ function readConfidence(record: Record<string, unknown>, report: Report): Ingest
   return null;
 }
 
-function readFetchedAt(record: Record<string, unknown>, context: ValidationContext, report: Report): string | null {
+function readFetchedAt(record: Record<string, unknown>, context: ValidationContext, report: Report): Date | null {
   const raw = record.fetched_at;
   if (raw !== undefined && raw !== null) {
     const parsed = parseDate(raw);
-    if (parsed !== null) return parsed.toISOString();
+    if (parsed !== null) return parsed;
     report('BAD_DATE', 'fetched_at', 'fetched_at is not a recognisable date');
   }
   const fallback = context.fetchedAt === undefined ? null : parseDate(context.fetchedAt);
@@ -218,7 +229,7 @@ function readFetchedAt(record: Record<string, unknown>, context: ValidationConte
     return null;
   }
   report('MISSING_FETCHED_AT', 'fetched_at', 'fetched_at taken from the document default');
-  return fallback.toISOString();
+  return fallback;
 }
 
 function readPublishedAt(record: Record<string, unknown>, latestPlausible: Date, report: Report): string | null {
@@ -252,14 +263,34 @@ const CHINESE_DATE = /^(\d{4})年(\d{1,2})月(\d{1,2})日(?:\s*(\d{1,2})[:：](\
 export function parseDate(raw: unknown): Date | null {
   if (typeof raw === 'number') return parseEpoch(raw);
   if (typeof raw !== 'string') return null;
+  // One text is often read many times running (every item of a run has the run's fetched_at).
+  if (raw !== lastDateText) {
+    const parsed = parseDateText(raw);
+    lastDateText = raw;
+    lastDateTime = parsed === null ? null : parsed.getTime();
+  }
+  return lastDateTime === null ? null : new Date(lastDateTime);
+}
+
+let lastDateText: string | undefined;
+let lastDateTime: number | null = null;
+
+function parseDateText(raw: string): Date | null {
   const text = raw.trim();
   if (/^\d{10}(\d{3})?$/.test(text)) return parseEpoch(Number(text));
   const iso = ISO_DATE.exec(text);
   if (iso !== null) {
     const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', offset] = iso;
     if (!isCalendarDate(Number(year), Number(month), Number(day)) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
-    const zone = offset === undefined ? 'Z' : offset.toUpperCase() === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     const millis = fraction.padEnd(3, '0').slice(0, 3);
+    const offsetMinutes = zoneOffsetMinutes(offset);
+    // The usual case counted directly (Date.UTC reads years below 100 as 19xx, hence the floor);
+    // anything else is read by Date's own ISO parser, as always.
+    if (offsetMinutes !== null && Number(year) >= 100) {
+      const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), second === '60' ? 59 : Number(second), Number(millis));
+      return new Date(utc - offsetMinutes * 60_000);
+    }
+    const zone = offset === undefined ? 'Z' : offset.toUpperCase() === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     return validDate(new Date(`${year}-${month}-${day}T${hour}:${minute}:${second === '60' ? '59' : second}.${millis}${zone}`));
   }
   if (RFC_2822.test(text)) return validDate(new Date(text));
@@ -272,15 +303,29 @@ export function parseDate(raw: unknown): Date | null {
   return null;
 }
 
+/** Minutes east of UTC of an ISO offset (none or Z: 0); null for an offset beyond ±23:59, left to Date's parser. */
+function zoneOffsetMinutes(offset: string | undefined): number | null {
+  if (offset === undefined || offset === 'Z' || offset === 'z') return 0;
+  const hours = Number(offset.slice(1, 3));
+  const minutes = Number(offset.slice(-2));
+  if (hours > 23 || minutes > 59) return null;
+  return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
 function parseEpoch(value: number): Date | null {
   if (!Number.isFinite(value) || value <= 0) return null;
   // Ten digits are seconds, thirteen are milliseconds.
   return validDate(new Date(value < 1e11 ? value * 1000 : value));
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Date.UTC, which this once asked, reads years 0–99 as 1900–1999.
+  const fullYear = year <= 99 ? 1900 + year : year;
+  const leapDay = month === 2 && fullYear % 4 === 0 && (fullYear % 100 !== 0 || fullYear % 400 === 0) ? 1 : 0;
+  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
 }
 
 function validDate(date: Date): Date | null {

@@ -65,10 +65,13 @@ function aptHasPackageLists(): boolean {
   }
 }
 
-/** The unpacked root of Debian package `pkg` at `version`, fetched with apt and unpacked first when not cached. */
-export function ensureDebianPackage(pkg: string, version: string, cacheDir = corporaCacheDir('debian')): string {
+/**
+ * The unpacked root of Debian package `pkg` at `version`, fetched with apt and unpacked first when
+ * not cached. `pinnedIn` names the file that pins it, for the message when apt cannot deliver.
+ */
+export function ensureDebianPackage(pkg: string, version: string, pinnedIn = 'domain/screening/real-text/sources.ts', cacheDir = corporaCacheDir('debian')): string {
   return ensureUnpacked(cacheDir, pkg, version, (work, into) => {
-    const hint = `the injection model's real-text corpus needs Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the release's current base version (no +debNuM) in domain/screening/real-text/sources.ts`;
+    const hint = `the classifiers' real-text corpora need Debian package ${pkg} ${version}; check that apt reaches a Debian bookworm mirror (run 'apt-get update'), or, if that version left the archive, pin the release's current base version (no +debNuM) in ${pinnedIn}`;
     if (!aptHasPackageLists() && process.getuid?.() === 0) runTool('apt-get', ['update', '-qq'], work, hint);
     runTool('apt-get', ['download', `${pkg}=${version}`], work, hint);
     const deb = readdirSync(work).find((file) => file.endsWith('.deb'));

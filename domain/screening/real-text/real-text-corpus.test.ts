@@ -174,7 +174,7 @@ describe('ensureDebianPackage', () => {
     try {
       mkdirSync(join(cache, 'example-1.0'));
       writeFileSync(join(cache, 'example-1.0', '.complete'), 'example 1.0\n');
-      expect(ensureDebianPackage('example', '1.0', cache)).toBe(join(cache, 'example-1.0'));
+      expect(ensureDebianPackage('example', '1.0', 'sources.ts', cache)).toBe(join(cache, 'example-1.0'));
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
@@ -185,13 +185,14 @@ describe('ensureDebianPackage', () => {
     try {
       let caught: unknown;
       try {
-        ensureDebianPackage('manpages', '0.0-no-such-version', cache);
+        ensureDebianPackage('manpages', '0.0-no-such-version', 'domain/intent/real-queries/query-sources.ts', cache);
       } catch (error) {
         caught = error;
       }
       expect(isSkryaError(caught) && caught.code).toBe('CORPUS_UNAVAILABLE');
       expect(isSkryaError(caught) && caught.retriable).toBe(true);
       expect(String((caught as Error).message)).toContain('manpages 0.0-no-such-version');
+      expect(String((caught as Error).message)).toContain('pin the release\'s current base version (no +debNuM) in domain/intent/real-queries/query-sources.ts');
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }

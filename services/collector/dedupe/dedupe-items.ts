@@ -1,5 +1,6 @@
 import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
-import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
+import { isStopWord } from '../../../domain/text/tokenize.ts';
+import { createTokenIds } from '../../../domain/text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
 import { growArray } from '../../../domain/ranking/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
@@ -81,9 +82,12 @@ export const OVERLAP_INDEX_MAX_ITEMS = 50;
 
 const VERSION_NUMBER = /(?<![\p{L}\p{N}.])v?(\d+(?:\.\d+)+)(?![\p{N}]|\.\d)/gu;
 
+/** What every version number has in it: most texts have none, and leave at this cheaper test. */
+const DIGIT_DOT_DIGIT = /\d\.\d/;
+
 /** The version numbers an item names: its title's, else its text's ("Deno 2.6", "PostgreSQL 18.1"). */
 export function versionKey(title: string, text: string): string {
-  const from = (value: string) => [...new Set([...value.matchAll(VERSION_NUMBER)].map((match) => match[1]!))].sort().join(' ');
+  const from = (value: string) => (DIGIT_DOT_DIGIT.test(value) ? [...new Set([...value.matchAll(VERSION_NUMBER)].map((match) => match[1]!))].sort().join(' ') : '');
   return from(title) || from(text);
 }
 
@@ -169,7 +173,10 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
 const STOP_WORD = -1;
 
 function createWordTable(minContentTokens: number) {
-  const vocabulary = new Map<string, number>();
+  const tokens = createTokenIds();
+  // Token id → word id (STOP_WORD for stop words), filled as tokens are first seen.
+  let wordOfToken = new Int32Array(1024);
+  let registered = 0;
   const wordHighs: number[] = [];
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
@@ -186,21 +193,27 @@ function createWordTable(minContentTokens: number) {
     idStarts = growArray(idStarts, count + 1);
     tooShort = growArray(tooShort, count);
     const start = idCount;
-    for (const token of tokenize(text)) {
-      // Stop words are interned too, marked -1, so a token costs one lookup instead of a stop-word check and a lookup.
-      let id = vocabulary.get(token);
-      if (id === undefined) {
-        id = isStopWord(token) ? STOP_WORD : wordHighs.length;
-        vocabulary.set(token, id);
-        if (id === STOP_WORD) continue;
-        const { high, low } = featureHash(token);
-        wordHighs.push(high);
-        wordLows.push(low);
-        documentFrequency.push(0);
-        lastSeenIn.push(-1);
+    const tokenCount = tokens.read(text);
+    const tokenIds = tokens.ids;
+    // Tokens first seen in this text: stop words are marked, the others become words (hashed once each).
+    wordOfToken = growArray(wordOfToken, tokens.size);
+    for (; registered < tokens.size; registered++) {
+      const token = tokens.word(registered);
+      if (isStopWord(token)) {
+        wordOfToken[registered] = STOP_WORD;
+        continue;
       }
+      wordOfToken[registered] = wordHighs.length;
+      const { high, low } = featureHash(token);
+      wordHighs.push(high);
+      wordLows.push(low);
+      documentFrequency.push(0);
+      lastSeenIn.push(-1);
+    }
+    allIds = growArray(allIds, idCount + tokenCount);
+    for (let k = 0; k < tokenCount; k++) {
+      const id = wordOfToken[tokenIds[k]!]!;
       if (id === STOP_WORD) continue;
-      allIds = growArray(allIds, idCount + 1);
       allIds[idCount++] = id;
     }
     idStarts[itemIndex + 1] = idCount;

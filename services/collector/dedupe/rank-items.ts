@@ -106,12 +106,13 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
     },
     finish() {
       const clusters = dedupe.finish();
-      const fused = fuseRun(clusters.map((cluster) => ({
+      const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
+      const fused = fuseRun(clusters.map((cluster, index) => ({
         contentScore: scores.scoreAt(cluster.item),
         weights: scores.weightsAt(cluster.item),
         verdictFactor: 1,
         places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
-        independentSources: agreementOf(cluster.sources).independentSources,
+        independentSources: agreements[index]!.independentSources,
       })), ranking.fusion);
       // The run's figures per document, so a ranked item is built only when it is asked for.
       const fusedScores = Float64Array.from(fused, (entry) => entry.score ?? Number.NaN);
@@ -124,7 +125,7 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
         at(position) {
           const index = order[position]!;
           const cluster = clusters[index]!;
-          const agreement = agreementOf(cluster.sources);
+          const agreement = agreements[index]!;
           const base = scores.scoreAt(cluster.item);
           const components = scores.componentsAt(cluster.item);
           return {

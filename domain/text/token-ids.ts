@@ -1,0 +1,142 @@
+import { isAsciiText, tokenize } from './tokenize.ts';
+
+/**
+ * `tokenize`'s tokens as integer ids, for code that reads the tokens of many texts (dedupe of a
+ * 100k-result run): a token's id is found in an open-addressing table by hashing and comparing its
+ * characters where they stand in the text, so no string is made per token, only one per distinct
+ * token (`word`). Ids are dense, from 0, in the order tokens are first seen. ASCII text is
+ * scanned here directly ([a-z0-9] runs after lower-casing, exactly what `tokenize` gives it);
+ * other text goes through `tokenize` and its tokens are looked up the same way.
+ */
+export interface TokenIds {
+  /** The tokens of `text`, in order: their ids in `ids[0 .. count)` (valid until the next call). */
+  read(text: string): number;
+  readonly ids: Int32Array;
+  /** Distinct tokens seen so far; ids are 0 .. size - 1. */
+  readonly size: number;
+  /** The token an id stands for. */
+  word(id: number): string;
+}
+
+const EMPTY = -1;
+
+/** A-Z to a-z; tokens from `tokenize` hold no upper-case ASCII, so folding them again changes nothing. */
+function foldAscii(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+function isAsciiWordCharacter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** A table slot: a token's id (EMPTY: free), its hash, where its characters start and how many. */
+const SLOT = 4;
+
+export function createTokenIds(): TokenIds {
+  // One slot holds everything a probe compares, so a lookup touches the slot and the characters only.
+  let slots = new Int32Array(SLOT << 12).fill(EMPTY);
+  let mask = (slots.length / SLOT) - 1;
+  // Every distinct token's (folded) characters, one after another.
+  let characters = new Uint16Array(1 << 16);
+  let characterCount = 0;
+  const words: string[] = [];
+  let ids = new Int32Array(256);
+  let count = 0;
+
+  /** Twice the slots once half are taken, so probe runs stay short. */
+  function growSlots(): void {
+    const old = slots;
+    slots = new Int32Array(old.length * 2).fill(EMPTY);
+    mask = (slots.length / SLOT) - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from] === EMPTY) continue;
+      let slot = old[from + 1]! & mask;
+      while (slots[slot * SLOT] !== EMPTY) slot = (slot + 1) & mask;
+      slots.set(old.subarray(from, from + SLOT), slot * SLOT);
+    }
+  }
+
+  /**
+   * The id of the token text[from, to) with A-Z lower-cased, added when new; `hash` is its
+   * tokenHash, `token` the token itself when the caller has it as a string (else it is cut from text).
+   */
+  function idOf(text: string, from: number, to: number, hash: number, token: string | null): number {
+    const length = to - from;
+    let slot = hash & mask;
+    for (let at = slot * SLOT; slots[at] !== EMPTY; slot = (slot + 1) & mask, at = slot * SLOT) {
+      if (slots[at + 1] === hash && slots[at + 3] === length) {
+        const start = slots[at + 2]!;
+        let k = 0;
+        while (k < length && characters[start + k] === foldAscii(text.charCodeAt(from + k))) k++;
+        if (k === length) return slots[at]!;
+      }
+    }
+    const id = words.length;
+    if (characterCount + length > characters.length) characters = copyInto(new Uint16Array(Math.max(characters.length * 2, characterCount + length)), characters);
+    for (let k = 0; k < length; k++) characters[characterCount + k] = foldAscii(text.charCodeAt(from + k));
+    const at = slot * SLOT;
+    slots[at] = id;
+    slots[at + 1] = hash;
+    slots[at + 2] = characterCount;
+    slots[at + 3] = length;
+    characterCount += length;
+    words.push(token ?? text.slice(from, to).toLowerCase());
+    if (words.length * 2 * SLOT >= slots.length) growSlots();
+    return id;
+  }
+
+  function push(id: number): void {
+    if (count === ids.length) ids = copyInto(new Int32Array(ids.length * 2), ids);
+    ids[count++] = id;
+  }
+
+  function readAscii(text: string): void {
+    let start = -1;
+    let hash = 0;
+    for (let index = 0; index <= text.length; index++) {
+      const code = index < text.length ? foldAscii(text.charCodeAt(index)) : 0;
+      if (isAsciiWordCharacter(code)) {
+        if (start === -1) {
+          start = index;
+          hash = FNV_OFFSET;
+        }
+        hash = Math.imul(hash ^ code, FNV_PRIME);
+        continue;
+      }
+      if (start === -1) continue;
+      push(idOf(text, start, index, hash, null));
+      start = -1;
+    }
+  }
+
+  return {
+    read(text) {
+      count = 0;
+      if (isAsciiText(text)) readAscii(text);
+      else for (const token of tokenize(text)) push(idOf(token, 0, token.length, tokenHash(token), token));
+      return count;
+    },
+    get ids() {
+      return ids;
+    },
+    get size() {
+      return words.length;
+    },
+    word: (id) => words[id]!,
+  };
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a of a token's folded characters, as the ASCII scan computes it while reading. */
+function tokenHash(token: string): number {
+  let hash = FNV_OFFSET;
+  for (let index = 0; index < token.length; index++) hash = Math.imul(hash ^ foldAscii(token.charCodeAt(index)), FNV_PRIME);
+  return hash;
+}
+
+function copyInto<A extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(larger: A, smaller: A): A {
+  larger.set(smaller);
+  return larger;
+}
