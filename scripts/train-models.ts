@@ -39,7 +39,7 @@ function build(name: string, key: () => string, load: () => void): void {
 if (which !== 'intent') {
   build('injection', () => injectionModel.keyOf(), () => {
     const model = injectionModel();
-    process.stdout.write(`injection: validation recall ${model.meta.validation.recall}, FPR ${model.meta.validation.falsePositiveRate}, hard-negative FPR ${model.meta.validation.hardFalsePositiveRate}, real-text FPR Debian ${model.meta.validation.realTextFalsePositiveRate.debian}, npm ${model.meta.validation.realTextFalsePositiveRate.npm} at passage probability ${model.meta.operatingThreshold.toFixed(4)}\n`);
+    process.stdout.write(`injection: validation recall ${model.meta.validation.recall} (promptfoo validation prompts ${model.meta.validation.outsideRecall}), FPR ${model.meta.validation.falsePositiveRate}, hard-negative FPR ${model.meta.validation.hardFalsePositiveRate}, real-text FPR Debian ${model.meta.validation.realTextFalsePositiveRate.debian}, npm ${model.meta.validation.realTextFalsePositiveRate.npm} at passage probability ${model.meta.operatingThreshold.toFixed(4)}\n`);
   });
 }
 if (which !== 'injection') build('intent', () => intentModel.keyOf(), () => void intentModel(detectSignals));

@@ -44,12 +44,12 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
     }
   });
 
-  it('does not regress on other people\'s jailbreak prompts (promptfoo\'s data, never trained or tuned on), alone and inside a benign page', { timeout: 120_000 }, () => {
-    const items = outsideInjectionCorpus(generateInjectionCorpus());
+  it('does not regress on other people\'s jailbreak prompts of the test families (promptfoo\'s data, never trained or tuned on), alone and inside a benign page', { timeout: 120_000 }, () => {
+    const items = outsideInjectionCorpus(generateInjectionCorpus()).filter((item) => item.split === 'test');
     for (const [carrier, floor] of Object.entries(baseline.promptfooTest.recall)) {
       const all = screeningQuality(items.filter((item) => item.carrier === carrier), screenItem).find((row) => row.lang === 'all');
-      expect(all?.recall.trials, carrier).toBeGreaterThan(100);
-      expect(all?.recall.rate, carrier).toBeGreaterThanOrEqual(floor);
+      expect(all?.recall.trials, carrier).toBeGreaterThan(15);
+      expect(all?.recall.rate, `${carrier} missed ${JSON.stringify(all?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
     }
   });
 

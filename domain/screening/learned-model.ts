@@ -13,7 +13,9 @@
  * families give validation AUC 0.948, 0.959, 0.968 with the second round of train-only families),
  * so the shipped model learns from both splits. A small share of the real-text corpus
  * (real-text/: Debian documentation by other people, benign) joins training, and all of its
- * validation passages bound the threshold. Its operating point is chosen on out-of-family
+ * validation passages bound the threshold. So do a quarter of the passages of other people's
+ * jailbreak prompts (real-text/outside-injections.ts, promptfoo's data) of the train and validation
+ * families, as injections. Its operating point is chosen on out-of-family
  * scores: validation scored by a model trained on train, never on what a model saw; the test split
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
@@ -24,6 +26,7 @@ import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
 import { fnv1a, type Split } from '../learned/random.ts';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
 import { normalizeText } from './normalize-text.ts';
+import { outsideExtraPage, outsideInjectionCorpus } from './real-text/outside-injections.ts';
 import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
 import type { RealTextSource } from './real-text/sources.ts';
 
@@ -58,6 +61,14 @@ export interface InjectionRecipe {
    * few words cannot alone carry a page to quarantine.
    */
   shortPassage: { features: number; penalty: number };
+  /**
+   * Items per prompt of other people's jailbreak prompts (real-text/outside-injections.ts) that
+   * join training from the train (and, for the shipped model, validation) families: 0 none, 1 the
+   * prompt as-is, 2 also the prompt in the middle of a benign page, each more a further page.
+   */
+  outsideInjectionItems: number;
+  /** Share of those items' injection passages that join training, taken by a hash (a long prompt has a dozen). */
+  outsidePassageShare: number;
   /** Splits the shipped model learns from. */
   trainSplits: readonly Split[];
   /** Splits whose items, each scored by a model trained on the other training splits, place the threshold. */
@@ -65,7 +76,7 @@ export interface InjectionRecipe {
 }
 
 export const INJECTION_RECIPE: InjectionRecipe = {
-  version: 4,
+  version: 5,
   // Measured on validation (recall at the limits below), first corpus: word 1-2 + CJK 1-3 grams
   // 0.45; adding character 3-4 grams 0.33, 3-5 grams 0.40, word 1-3 grams 0.38. Character n-grams
   // fit the train families' wording too closely. Again with the train-only families (recall at
@@ -95,6 +106,13 @@ export const INJECTION_RECIPE: InjectionRecipe = {
   // injections of none (0.713); features 12, penalty 6 keeps 0.713.
   realTextShare: { debian: 0.02, npm: 0.03 },
   shortPassage: { features: 12, penalty: 6 },
+  // npm run choose:injection-recipe -- outside (mean of five training seeds; generated validation
+  // recall / recall on the validation families' jailbreak prompts): none 0.703 / 0.297; every
+  // prompt's every passage costs generated recall (1 item 0.683, 3 items 0.663, 9 items 0.612), as
+  // the npm documentation about users, models and "you are a … assistant" rises towards the
+  // threshold; a quarter of the passages keeps it: 1 item 0.723 / 0.860, 2 items 0.715 / 0.867.
+  outsideInjectionItems: 1,
+  outsidePassageShare: 0.25,
   trainSplits: ['train', 'validation'],
   // Validation alone, scored by a model trained on train: since train grew to ~150 payload and ~80
   // hard-negative families, the reverse fold (a model of validation's dozen families scoring train)
@@ -112,6 +130,7 @@ const MODEL_SOURCES = [
   'domain/screening/corpus/train-only-hard-negatives.ts',
   'domain/screening/corpus/host-families.ts',
   'domain/screening/real-text/sources.ts',
+  'domain/screening/real-text/outside-injections.ts',
   'domain/screening/real-text/real-text-corpus.ts',
   'domain/screening/real-text/markdown-text.ts',
   'domain/screening/real-text/roff-text.ts',
@@ -227,7 +246,7 @@ export interface InjectionModelMeta {
   /** The passage probability (before shift) chosen on out-of-family scores. */
   operatingThreshold: number;
   /** Rates at that threshold over the out-of-family scores of the calibration splits. */
-  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number; realTextFalsePositiveRate: Record<RealTextOrigin, number> };
+  validation: { recall: number; falsePositiveRate: number; hardFalsePositiveRate: number; realTextFalsePositiveRate: Record<RealTextOrigin, number>; outsideRecall: number };
   trainedOn: { items: number; passages: number };
 }
 
@@ -376,6 +395,7 @@ const overlap = (a: Chunk, b: readonly [number, number]) => Math.max(0, Math.min
 export function trainingPassages(items: readonly GeneratedItem[], recipe: InjectionRecipe = INJECTION_RECIPE): Array<{ vector: ReturnType<typeof toVector>; label: number }> {
   const examples: Array<{ vector: ReturnType<typeof toVector>; label: number }> = [];
   for (const item of items) {
+    const outside = outsideExtraPage(item) !== null;
     for (const passage of passagesOf([['title', item.title], ['content', item.content]], recipe)) {
       let label = 0;
       if (passage.field === 'title') label = item.titleIsPayload ? 1 : 0;
@@ -383,6 +403,7 @@ export function trainingPassages(items: readonly GeneratedItem[], recipe: Inject
         const covered = Math.max(...item.spans.map((span) => overlap(passage, span)));
         if (covered > 0) label = covered >= 0.3 * (passage.end - passage.start) || item.spans.some((span) => overlap(passage, span) >= 0.6 * (span[1] - span[0])) ? 1 : -1;
       }
+      if (label === 1 && outside && fnv1a(`${item.id}:${passage.start}:${passage.end}`) / 2 ** 32 >= recipe.outsidePassageShare) continue;
       if (label >= 0) examples.push({ vector: toVector(passageBuckets(passage)), label });
     }
   }
@@ -399,6 +420,8 @@ export interface ScoredItem {
   hard: boolean;
   /** The origin of a passage of the real-text corpus; null for a generated page. */
   realText: RealTextOrigin | null;
+  /** One of other people's jailbreak prompts (as-is or in a page), kept apart from the generated injections' recall. */
+  outside: boolean;
 }
 
 /**
@@ -432,7 +455,12 @@ const logit = (p: number) => Math.log(p / (1 - p));
  * families (the test split is never used).
  */
 export function outOfFamilyScores(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): ScoredItem[] {
-  return recipe.calibrationSplits.flatMap((heldOut) => scoreItems(modelWithout(corpus, recipe, heldOut), corpus.filter((item) => item.split === heldOut), recipe));
+  return recipe.calibrationSplits.flatMap((heldOut) => scoreItems(modelWithout(corpus, recipe, heldOut), evaluatedItems(corpus, heldOut), recipe));
+}
+
+/** The items of a split that are read to measure it: all but the outside prompts' extra training pages. */
+export function evaluatedItems(corpus: readonly GeneratedItem[], split: Split): GeneratedItem[] {
+  return corpus.filter((item) => item.split === split && (outsideExtraPage(item) ?? 0) === 0);
 }
 
 /** A model trained on the recipe's training splits except `heldOut`: it never saw that split's families. */
@@ -440,21 +468,26 @@ export function modelWithout(corpus: readonly GeneratedItem[], recipe: Injection
   return train(trainingPassages(fitItems(corpus, recipe).filter((item) => item.split !== heldOut), recipe), 2, recipe.features.bits, recipe.training);
 }
 
-/** The items a model learns from: the recipe's training splits, real-text passages at the recipe's share. */
+/** The items a model learns from: the recipe's training splits, real-text passages at the recipe's share, outside prompts in the recipe's number of items. */
 function fitItems(corpus: readonly GeneratedItem[], recipe: InjectionRecipe): GeneratedItem[] {
   return corpus.filter((item) => {
+    if (!recipe.trainSplits.includes(item.split)) return false;
     const origin = realTextOrigin(item);
-    return recipe.trainSplits.includes(item.split) && (origin === null || fnv1a(item.id) / 2 ** 32 < recipe.realTextShare[origin]);
+    if (origin !== null) return fnv1a(item.id) / 2 ** 32 < recipe.realTextShare[origin];
+    const extra = outsideExtraPage(item);
+    // as-is is the first item, the middle-of-page one the second, extra page n the (n + 2)th.
+    return extra === null || (item.carrier === 'as-is' ? 0 : extra + 1) < recipe.outsideInjectionItems;
   });
 }
 
 export function scoreItems(model: LinearModel, items: readonly GeneratedItem[], recipe: InjectionRecipe): ScoredItem[] {
-  return items.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard', realText: realTextOrigin(item) }));
+  return items.map((item) => ({ logit: itemLogit(model, item, recipe), label: item.label, hard: item.difficulty === 'hard', realText: realTextOrigin(item), outside: outsideExtraPage(item) !== null }));
 }
 
-/** The items a recipe learns from and calibrates on: the generated corpus and the real-text corpus. */
+/** The items a recipe learns from and calibrates on: the generated corpus, the real-text corpus and the outside injections (all splits; test is never read here). */
 export function trainingCorpus(): GeneratedItem[] {
-  return [...generateInjectionCorpus(), ...realTextCorpus()];
+  const generated = generateInjectionCorpus();
+  return [...generated, ...realTextCorpus(), ...outsideInjectionCorpus(generated)];
 }
 
 export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, key = 'adhoc'): { model: LinearModel; meta: InjectionModelMeta; shift: number } {
@@ -464,7 +497,7 @@ export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, 
   const threshold = chooseThreshold(scored, recipe);
   const examples = trainingPassages(trainItems, recipe);
   const model = train(examples, 2, recipe.features.bits, recipe.training);
-  const positives = scored.filter((entry) => entry.label === 'injection');
+  const positives = scored.filter((entry) => entry.label === 'injection' && !entry.outside);
   const benign = scored.filter((entry) => entry.label === 'benign' && entry.realText === null);
   const hard = benign.filter((entry) => entry.hard);
   const real = (origin: RealTextOrigin) => scored.filter((entry) => entry.realText === origin);
@@ -473,7 +506,7 @@ export function trainInjectionModel(recipe: InjectionRecipe = INJECTION_RECIPE, 
     key,
     recipe,
     operatingThreshold: 1 / (1 + Math.exp(-threshold)),
-    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard), realTextFalsePositiveRate: { debian: rate(real('debian')), npm: rate(real('npm')) } },
+    validation: { recall: rate(positives), falsePositiveRate: rate(benign), hardFalsePositiveRate: rate(hard), realTextFalsePositiveRate: { debian: rate(real('debian')), npm: rate(real('npm')) }, outsideRecall: rate(scored.filter((entry) => entry.outside)) },
     trainedOn: { items: trainItems.length, passages: examples.length },
   };
   return { model, meta, shift: logit(QUARANTINE_RISK) - threshold };
