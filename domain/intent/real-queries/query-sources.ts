@@ -5,15 +5,9 @@
  * ~/.cache/skrya/corpora/debian, never committed). Only bookworm base versions are pinned: a
  * security or point-release version (+debNuM) leaves the archive when the next one ships.
  */
-export interface QuerySource {
-  name: string;
-  /** A document and its translation are one family: `work` plus the file name without its language suffix. */
-  work: string;
-  package: string;
-  version: string;
-  lang: 'en' | 'zh';
-  /** Folder inside the package whose files are documents. */
-  under: string;
+import type { PinnedDocuments } from '../../screening/real-text/sources.ts';
+
+export interface QuerySource extends PinnedDocuments {
   /** The file names (directly under `under`) that are documents; the first group names the document. */
   files: RegExp;
   /** The lowest heading level read (h1 chapter titles of a FAQ are topics, not questions). */

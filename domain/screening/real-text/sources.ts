@@ -13,7 +13,8 @@
  * The generated corpus is one author's wording; versions are pinned so a build is the same text on
  * every machine.
  */
-interface SourceBase {
+/** Documents in a pinned package: what every real-text source, for either classifier, names. */
+export interface PinnedDocuments {
   /** Names this source's documents (a package can hold several languages). */
   name: string;
   /**
@@ -27,6 +28,9 @@ interface SourceBase {
   lang: 'en' | 'zh';
   /** Folder inside the package whose files are documents. */
   under: string;
+}
+
+interface SourceBase extends PinnedDocuments {
   /** A document's file name ends with this. */
   suffix: string;
   format: 'html' | 'man' | 'markdown';
