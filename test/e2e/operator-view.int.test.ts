@@ -38,7 +38,7 @@ const STEP_TIMEOUT_MS = 30_000;
 interface Latest {
   run_id: string;
   run_requested_at: string;
-  items: Array<{ title: string; verdict: string; injection: { evidence: Array<{ rule: string }> } }>;
+  items: Array<{ title: string; verdict: string; injection: { evidence: Array<{ rule: string }> }; sources: Array<{ provider: string }> }>;
   stats: { kept: number; accepted: number; downweighted: number; quarantined: number; dropped: number };
 }
 
@@ -164,7 +164,12 @@ describe('the operator view in Chromium (operator token)', () => {
     expect(dropText).toContain('INJECTION_DROP');
     expect(dropText).toContain('MISSING_TITLE');
     expect(text).toContain('Merged duplicates');
-    expect(text).toMatch(/Standards watch: can a site tell an AI agent what it may do\? — 2 copies/);
+    // Every merged item names its copies; one merge crosses providers (the analyst's note and the
+    // vendor's post about agent permissions). Which copy leads follows the scores, so it is read
+    // from the run, not assumed.
+    const merged = demo.items.filter((item) => item.sources.length > 1);
+    expect(merged.some((item) => new Set(item.sources.map((source) => source.provider)).size > 1)).toBe(true);
+    for (const item of merged) expect(oneLine(text)).toContain(`${oneLine(item.title)} — ${item.sources.length} copies`);
     // A raw response opens as plain text.
     const rawLink = page.locator('ul.raw-files a').first();
     const rawName = await rawLink.innerText();

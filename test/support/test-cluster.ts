@@ -1,7 +1,8 @@
 /**
  * A private 3-broker SASL_SSL cluster for the cluster tests, on its own ports and state folder
- * (SKRYA_TEST_CLUSTER_PORT, default 39092: nodes on 39092/39102/39112; state under .skrya/), with
- * the shared registry of the test run. Small broker heaps: three JVMs share the machine with the rest.
+ * (SKRYA_TEST_CLUSTER_PORT, default 26092: nodes on 26092/26102/26112; state under .skrya/), with
+ * the shared registry of the test run. The ports sit below Linux's ephemeral range (32768–60999):
+ * there, a client connection's own port could already hold one when a broker starts (seen in CI). Small broker heaps: three JVMs share the machine with the rest.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ export interface TestCluster {
 
 export async function startTestCluster(label: string, report: (line: string) => void = () => {}): Promise<TestCluster> {
   const stateDir = path.resolve('.skrya', `test-cluster-${label}-${randomBytes(3).toString('hex')}`);
-  const config = loadConfig({ ...process.env, SKRYA_STACK_DIR: stateDir, SKRYA_KAFKA_PORT: process.env.SKRYA_TEST_CLUSTER_PORT ?? '39092' });
+  const config = loadConfig({ ...process.env, SKRYA_STACK_DIR: stateDir, SKRYA_KAFKA_PORT: process.env.SKRYA_TEST_CLUSTER_PORT ?? '26092' });
   const settings = clusterSettings(config, 3, process.env.SKRYA_TEST_CLUSTER_HEAP ?? '384m');
   try {
     await startCluster(settings, report);
