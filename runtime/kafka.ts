@@ -6,6 +6,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { brokerList, type SkryaConfig } from './config.ts';
 import { connectionSettings, kafkaSecurityOptions, registryAuthHeaders } from './connection.ts';
 import type { Logger } from './logger.ts';
+import { REGISTRY_REQUEST_TIMEOUT_MS } from './serde.ts';
 import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../topics/topics.ts';
 import { planTopics, type ExistingTopic, type TopicLayout, type TopicPlanStep } from '../topics/topic-plan.ts';
 
@@ -86,17 +87,16 @@ export function createKafka(config: SkryaConfig, logger: Logger, clientId = 'skr
 
 type RegistryMiddleware = NonNullable<ConstructorParameters<typeof SchemaRegistry>[0]['middlewares']>[number];
 
-/** Adds the configured Authorization header (basic or bearer) to every registry request. */
-function registryAuthMiddleware(headers: Record<string, string>): RegistryMiddleware {
+/** Adds the configured Authorization header (basic or bearer), if any, and the request timeout to every registry request. */
+function registryRequestMiddleware(headers: Record<string, string>): RegistryMiddleware {
   return () => ({
-    prepareRequest: (next) => next().then((request) => request.enhance({ headers })),
+    prepareRequest: (next) => next().then((request) => request.enhance({ headers, timeout: REGISTRY_REQUEST_TIMEOUT_MS })),
   });
 }
 
 export function createRegistry(config: SkryaConfig): SchemaRegistry {
   const headers = registryAuthHeaders(connectionSettings(config));
-  const middlewares = Object.keys(headers).length > 0 ? [registryAuthMiddleware(headers)] : [];
-  return new SchemaRegistry({ host: config.SKRYA_REGISTRY_URL, retry: { retries: 3 }, middlewares });
+  return new SchemaRegistry({ host: config.SKRYA_REGISTRY_URL, retry: { retries: 3 }, middlewares: [registryRequestMiddleware(headers)] });
 }
 
 /** The registry endpoint for the requests Skrya makes itself (compatibility rules): URL and auth headers. */

@@ -3,6 +3,7 @@
  * (GET /subjects/<subject>/versions). A subject the registry does not know has no versions.
  */
 import { SkryaError, describeError } from './errors.ts';
+import { REGISTRY_REQUEST_TIMEOUT_MS } from './serde.ts';
 
 export interface SubjectVersions {
   subject: string;
@@ -14,7 +15,7 @@ export async function readSubjectVersions(registryUrl: string, subjects: readonl
   return Promise.all(subjects.map(async (subject) => {
     let response: Response;
     try {
-      response = await fetch(`${base}/subjects/${encodeURIComponent(subject)}/versions`, { headers: { accept: 'application/vnd.schemaregistry.v1+json' }, signal: AbortSignal.timeout(10_000) });
+      response = await fetch(`${base}/subjects/${encodeURIComponent(subject)}/versions`, { headers: { accept: 'application/vnd.schemaregistry.v1+json' }, signal: AbortSignal.timeout(REGISTRY_REQUEST_TIMEOUT_MS) });
     } catch (error) {
       throw new SkryaError('REGISTRY_UNAVAILABLE', `reading ${subject} from the registry failed: ${describeError(error)}`, { cause: error });
     }

@@ -1,5 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isRegistryUnavailable } from './serde.ts';
+import { loadConfig } from './config.ts';
+import { createRegistry } from './kafka.ts';
+import { createSerde, isRegistryUnavailable } from './serde.ts';
+import { isSkryaError } from './errors.ts';
 
 /** What the Confluent client and fetch throw, as seen from the serde. */
 function clientError(status: number | undefined, message: string): Error {
@@ -15,6 +20,8 @@ describe('isRegistryUnavailable', () => {
     ['a server error', clientError(503, 'Service Unavailable'), true],
     ['too many requests', clientError(429, 'Too Many Requests'), true],
     ['a request timeout', clientError(408, 'Request Timeout'), true],
+    ['a request that got no answer in time', new DOMException('The operation was aborted due to timeout', 'TimeoutError'), true],
+    ['the Confluent client giving up waiting', clientError(400, 'Confluent_Schema_Registry - Error, status 400: Timeout (10000ms)'), true],
     // About the message or the schema: permanent.
     ['an unknown schema id', clientError(404, 'Schema 40403 not found'), false],
     ['an incompatible schema', clientError(409, 'Schema being registered is incompatible'), false],
@@ -22,5 +29,20 @@ describe('isRegistryUnavailable', () => {
     ['not an error object', 'ECONNREFUSED', false],
   ])('%s → %s', (_case, error, expected) => {
     expect(isRegistryUnavailable(error)).toBe(expected);
+  });
+});
+
+describe('createSerde against a registry that accepts requests and never answers', () => {
+  it('gives up with REGISTRY_UNAVAILABLE instead of waiting forever', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const registryUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const failure = await createSerde({ registry: createRegistry(loadConfig({ SKRYA_REGISTRY_URL: registryUrl })), registryUrl, naming: { prefix: 't.silent.' }, topics: ['raw-results'] }).catch((error: unknown) => error);
+      expect(isSkryaError(failure) && failure.code).toBe('REGISTRY_UNAVAILABLE');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });

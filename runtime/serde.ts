@@ -39,6 +39,13 @@ function holdsReplacementCharacter(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Every registry request gives up after this long and counts as the registry being unavailable
+ * (and is retried where that is retried): without it, a registry that accepts a connection and
+ * never answers holds a starting service forever, silently.
+ */
+export const REGISTRY_REQUEST_TIMEOUT_MS = 10_000;
+
 function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 404;
 }
@@ -52,6 +59,7 @@ async function setSubjectCompatibility(registryUrl: string, subject: string, aut
     method: 'PUT',
     headers: { ...authHeaders, 'content-type': 'application/vnd.schemaregistry.v1+json' },
     body: JSON.stringify({ compatibility: SUBJECT_COMPATIBILITY }),
+    signal: AbortSignal.timeout(REGISTRY_REQUEST_TIMEOUT_MS),
   });
   if (!response.ok) {
     throw new SkryaError('REGISTRY_UNAVAILABLE', `setting ${SUBJECT_COMPATIBILITY} on ${subject} failed: HTTP ${response.status} ${await response.text()}`);
