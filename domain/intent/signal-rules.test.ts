@@ -73,6 +73,17 @@ describe('detectSignals', () => {
     expect(pickIntent(detectSignals('ai daily digest'))).toBe('news');
   });
 
+  it('reads a yes/no question about what one may, can or must do as factual, but not one that asks how', () => {
+    expect(pickIntent(detectSignals('Can I make and sell Debian CDs?'))).toBe('factual');
+    expect(pickIntent(detectSignals('Is it possible to run two mail servers on one host?'))).toBe('factual');
+    expect(pickIntent(detectSignals('我可以制作或售卖 Debian 的 CD 吗？'))).toBe('factual');
+    const sayCanI = detectSignals('Can I make and sell Debian CDs?').find((signal) => signal.signal === 'can I X? (yes or no)');
+    expect(sayCanI?.framing.map((span) => 'Can I make and sell Debian CDs?'.slice(...span))).toEqual(['Can I']);
+    expect(detectSignals('Can I safely remove an old kernel package, and if so, how?').some((signal) => signal.intent === 'factual')).toBe(false);
+    expect(pickIntent(detectSignals('我可以切换到 testing 吗？如果可以，怎么做？'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('can i parse json without jq'))).not.toBe('factual');
+  });
+
   it('does not read 消息队列 (message queue) as news', () => {
     expect(detectSignals('Kafka 消息队列原理').some((signal) => signal.intent === 'news')).toBe(false);
   });

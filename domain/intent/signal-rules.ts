@@ -62,6 +62,10 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('factual', 2, 'who/when fact', /\b(?:who (?:is|was|are|were|invented|created|founded|wrote|made|owns)|when (?:was|were|did)|where (?:is|was) .+? (?:located|from|headquartered))\b/),
   rule('factual', 2, 'how many / how much', /\bhow (?:many|much|long|big|old|tall|far(?! along)|fast|heavy|large|often)\b/),
   rule('factual', 1, 'why X', /\bwhy\b/),
+  // "Can I make and sell Debian CDs?": whether something is allowed, possible or needed, answered yes or no, not
+  // with steps (unless it also asks how: "…, and if so, how?").
+  rule('factual', 2, 'can I X? (yes or no)', /^((?:can|could|may|must|should|shall|do) (?:i|we|one)|is it (?:possible|safe|necessary|legal|allowed|ok|okay)(?: to)?)\b(?!.*\bhow\b).+\?\s*$/),
+  rule('factual', 2, '可以 X 吗', /^(?:我|我们)?(可以|能否|可否|能|必须|需要|应该|应当)(?!.*(?:怎么|如何)).+(吗)[？?]?\s*$/),
   rule('factual', 1, 'named concept (theorem, law, principle)', /\b(?:theorem|principle|paradox|law|lemma|conjecture|fallacy|effect|dilemma|hypothesis|equation)\b/, 'content'),
   casedRule('factual', 1, 'bare acronym (WAL in databases)', /^[A-Z][A-Z0-9]{1,5}s?(?: (?:in|for) [a-z][a-z -]*)?\??$/, 'content'),
   rule('factual', 3, '什么是 X', /什么是|啥是|什么叫|何谓|何为/),
