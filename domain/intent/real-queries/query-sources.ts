@@ -35,4 +35,7 @@ export const QUERY_SOURCES: readonly QuerySource[] = [
   { name: 'maint-guide-zh', work: 'maint-guide', package: 'maint-guide-zh-cn', version: '1.2.53', lang: 'zh', under: 'usr/share/doc/maint-guide-zh-cn/html', files: /^(.+)\.zh-cn\.html$/, minLevel: 2 },
   // The fetchmail FAQ is one file whose questions are numbered by section letter ("G2. Where do I find …"): each letter is a document.
   { name: 'fetchmail-faq-en', work: 'fetchmail-faq', package: 'fetchmail', version: '6.4.37-1', lang: 'en', under: 'usr/share/doc/fetchmail', files: /^(fetchmail-FAQ)\.html$/, minLevel: 2, chapters: true },
+  // Section headings of the Debian Reference (the same package the screening side reads), capped like the handbook's.
+  { name: 'debian-reference-en', work: 'debian-reference', package: 'debian-reference-en', version: '2.100', lang: 'en', under: 'usr/share/debian-reference', files: /^(ch\d\d|ap[a-z]|pr\d\d)\.en\.html$/, minLevel: 2, cap: 100 },
+  { name: 'debian-reference-zh', work: 'debian-reference', package: 'debian-reference-zh-cn', version: '2.100', lang: 'zh', under: 'usr/share/debian-reference', files: /^(ch\d\d|ap[a-z]|pr\d\d)\.zh-cn\.html$/, minLevel: 2, cap: 100 },
 ];
