@@ -32,9 +32,11 @@ describe('closestWord', () => {
     expect(closestWord(typed, vocabulary)).toBe(expected);
   });
 
-  it('leaves inflections alone: "compared" is not a slip of "compare"', () => {
+  it('leaves inflections alone: "compared" is not a slip of "compare", "installed" not one of "installer"', () => {
     expect(closestWord('compared', ['compare'])).toBeUndefined();
     expect(closestWord('comparre', ['compare'])).toBe('compare');
+    expect(closestWord('installed', ['installer'])).toBeUndefined();
+    expect(closestWord('updated', ['updates'])).toBeUndefined();
   });
 
   it('takes a wrong letter for a slip only on a neighbouring key: "electron" is not "election"', () => {

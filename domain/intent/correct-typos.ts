@@ -41,7 +41,8 @@ function plausibleSubstitution(typed: string, known: string): boolean {
  * The one word of `vocabulary` the typed word is a plausible slip of, or undefined.
  * Swapped letters ("electoin") are corrected from 4 letters on; a dropped, doubled or wrong letter
  * only from 7 on, because short words one letter apart are usually different words
- * ("latent" is not "latest"), and never at the end ("compared" is not a slip of "compare").
+ * ("latent" is not "latest"), and never at the end ("compared" is not a slip of "compare", "installed" not
+ * one of "installer").
  * A wrong letter must be a neighbouring key: "electron" is a word of its own, not "election".
  * Two equally close candidates mean no correction.
  */
@@ -51,8 +52,8 @@ export function closestWord(typed: string, vocabulary: Iterable<string>, options
   for (const known of vocabulary) {
     const edit = singleEdit(typed, known);
     const longEnough = typed.length >= 7 && known.length >= 7 && options.transpositionsOnly !== true;
-    // One letter more or less at the end is an inflection (compare → compared), not a slip.
-    const inflection = typed.startsWith(known) || known.startsWith(typed);
+    // One letter more, less or other at the end is an inflection (compare → compared, installer → installed), not a slip.
+    const inflection = typed.startsWith(known) || known.startsWith(typed) || typed.slice(0, -1) === known.slice(0, -1);
     const plausible = edit === 'transposition' || (edit === 'edit' && longEnough && !inflection && plausibleSubstitution(typed, known));
     if (!plausible) continue;
     if (found !== undefined) return undefined;

@@ -73,6 +73,37 @@ describe('detectSignals', () => {
     expect(pickIntent(detectSignals('ai daily digest'))).toBe('news');
   });
 
+  it('reads a yes/no question about what one may, can or must do as factual, but not one that asks how', () => {
+    expect(pickIntent(detectSignals('Can I make and sell Debian CDs?'))).toBe('factual');
+    expect(pickIntent(detectSignals('Is it possible to run two mail servers on one host?'))).toBe('factual');
+    expect(pickIntent(detectSignals('我可以制作或售卖 Debian 的 CD 吗？'))).toBe('factual');
+    const sayCanI = detectSignals('Can I make and sell Debian CDs?').find((signal) => signal.signal === 'can I X? (yes or no)');
+    expect(sayCanI?.framing.map((span) => 'Can I make and sell Debian CDs?'.slice(...span))).toEqual(['Can I']);
+    expect(detectSignals('Can I safely remove an old kernel package, and if so, how?').some((signal) => signal.intent === 'factual')).toBe(false);
+    expect(pickIntent(detectSignals('我可以切换到 testing 吗？如果可以，怎么做？'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('can i parse json without jq'))).not.toBe('factual');
+  });
+
+  it('reads where to find, get or ask as a resource request, but not where a thing is kept', () => {
+    expect(pickIntent(detectSignals('Where can I find the fetchmail sources?'))).toBe('resource');
+    expect(pickIntent(detectSignals('Where to ask for help'))).toBe('resource');
+    expect(pickIntent(detectSignals('How can R be obtained?'))).toBe('resource');
+    expect(pickIntent(detectSignals('到何处求助'))).toBe('resource');
+    expect(pickIntent(detectSignals('在哪里可以下载 Debian 镜像'))).toBe('resource');
+    expect(detectSignals('where is the raft data directory').some((signal) => signal.intent === 'resource')).toBe(false);
+  });
+
+  it('takes a heading that opens with what one does as a hint of a task, and Chinese task verbs likewise', () => {
+    expect(pickIntent(detectSignals('Backing Up with rsync'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('Using lintian'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('编译内核'))).toBe('tutorial');
+    expect(pickIntent(detectSignals('使用其他镜像'))).toBe('tutorial');
+    expect(detectSignals('Tunneling').some((signal) => signal.intent === 'tutorial')).toBe(false);
+    expect(detectSignals('Something does not add up').some((signal) => signal.signal === 'doing X (a task heading)')).toBe(false);
+    expect(detectSignals('操作系统的历史').some((signal) => signal.intent === 'tutorial')).toBe(false);
+    expect(detectSignals('使用场景').some((signal) => signal.intent === 'tutorial')).toBe(false);
+  });
+
   it('does not read 消息队列 (message queue) as news', () => {
     expect(detectSignals('Kafka 消息队列原理').some((signal) => signal.intent === 'news')).toBe(false);
   });

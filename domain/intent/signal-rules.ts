@@ -62,6 +62,10 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('factual', 2, 'who/when fact', /\b(?:who (?:is|was|are|were|invented|created|founded|wrote|made|owns)|when (?:was|were|did)|where (?:is|was) .+? (?:located|from|headquartered))\b/),
   rule('factual', 2, 'how many / how much', /\bhow (?:many|much|long|big|old|tall|far(?! along)|fast|heavy|large|often)\b/),
   rule('factual', 1, 'why X', /\bwhy\b/),
+  // "Can I make and sell Debian CDs?": whether something is allowed, possible or needed, answered yes or no, not
+  // with steps (unless it also asks how: "…, and if so, how?").
+  rule('factual', 2, 'can I X? (yes or no)', /^((?:can|could|may|must|should|shall|do) (?:i|we|one)|is it (?:possible|safe|necessary|legal|allowed|ok|okay)(?: to)?)\b(?!.*\bhow\b).+\?\s*$/),
+  rule('factual', 2, '可以 X 吗', /^(?:我|我们)?(可以|能否|可否|能|必须|需要|应该|应当)(?!.*(?:怎么|如何)).+(吗)[？?]?\s*$/),
   rule('factual', 1, 'named concept (theorem, law, principle)', /\b(?:theorem|principle|paradox|law|lemma|conjecture|fallacy|effect|dilemma|hypothesis|equation)\b/, 'content'),
   casedRule('factual', 1, 'bare acronym (WAL in databases)', /^[A-Z][A-Z0-9]{1,5}s?(?: (?:in|for) [a-z][a-z -]*)?\??$/, 'content'),
   rule('factual', 3, '什么是 X', /什么是|啥是|什么叫|何谓|何为/),
@@ -145,7 +149,9 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('tutorial', 3, 'X 教程', /教程|指南|攻略|手把手|零基础|从零开始|一步一?步|步骤|使用方法|用法|怎么用|如何使用|上手|入门到精通/),
   rule('tutorial', 2, 'X 入门', /入门|学习|学会|示例|例子|实例|实战|报错|最佳实践/),
   rule('tutorial', 2, '怎么 X', /怎么(?!样|回事|了)|如何(?!了)|怎样(?!了)|咋(?!样)/),
-  rule('tutorial', 1, 'X 安装 / 设置', /安装|配置|设置|开启|关闭|启用|禁用|修改|更改|部署|搭建|实现|编写|制作|升级|卸载|迁移|备份|恢复/, 'content'),
+  rule('tutorial', 1, 'X 安装 / 设置', /安装|配置|设置|开启|关闭|启用|禁用|修改|更改|部署|搭建|实现|编写|制作|升级|卸载|迁移|备份|恢复|编译|加固|校验|检验|修复|上传|定制|^使用(?!场景|率|量|情况)/, 'content'),
+  // A manual's task heading opens with what one does: "Using lintian", "Backing Up with rsync" (not "Tunneling" alone).
+  rule('tutorial', 1, 'doing X (a task heading)', /^(?!(?:something|anything|everything|nothing|during|morning|evening|spring|string|thing)\b)[a-z]{2,}ing\b(?= \S)/, 'content'),
 
   // ── news: what happened recently ─────────────────────────────────────────────────────────
   rule('news', 3, 'X news', /\bnews\b|\bheadlines\b|\bbreaking\b/),
@@ -180,6 +186,8 @@ export const SIGNAL_RULES: readonly SignalRule[] = [
   rule('resource', 3, 'X 官网 / 文档', /官网|官方网站|官方文档|文档(?!数据库|型)|手册|仓库|源码|源代码|下载|安装包|论文|白皮书|数据集|电子书/),
   rule('resource', 2, '官方 X', /官方|网址|链接|入口|主页|规范/),
   rule('resource', 1, 'X 地址', /地址/),
+  rule('resource', 2, 'where can I find X', /\bwhere (?:can|do|could|should) (?:i|we|you|one) (?:find|get|obtain|download|ask)\b|\bwhere to (?:find|get|obtain|download|ask)\b|\bhow can .+? be (?:obtained|downloaded)\b/),
+  rule('resource', 2, '哪里可以找到 X', /(?:在|到|从)?(?:哪里|哪儿|何处)(?:可以|能|才能)?(?:找到|获得|获取|下载|求助|提问)/),
 
   // ── exploratory: the broad picture ───────────────────────────────────────────────────────
   rule('exploratory', 3, 'X ecosystem / landscape', /\becosystems?\b|\blandscape\b|\bdeep[- ]dive\b(?: into)?|\bin[- ]depth\b|\b(?:everything|all) about\b/),

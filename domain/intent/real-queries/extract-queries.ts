@@ -30,8 +30,8 @@ export interface QueryCandidate {
 export const REAL_QUERY_SPLIT = { trainShare: 0.4, validationShare: 0.3 } as const;
 
 const HEADING = /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/gi;
-// "5.1. ", "3.1: ", "A.2.3 ", "Chapter 3: ", "第 5 章 "; the first group is a section number's chapter.
-const NUMBERING = /^(?:(?:Chapter|Appendix)\s+[\dA-Z]+[.:]?\s+|第\s*[\d一二三四五六七八九十]+\s*章\s*|(\d+|[A-Z])(?:\.\d+)+\.?:?\s+|\d+[.:]\s+)/;
+// "5.1. ", "3.1: ", "A.2.3 ", "G12. ", "Chapter 3: ", "第 5 章 "; the first or second group is a section number's chapter.
+const NUMBERING = /^(?:(?:Chapter|Appendix)\s+[\dA-Z]+[.:]?\s+|第\s*[\d一二三四五六七八九十]+\s*章\s*|(\d+|[A-Z])(?:\.\d+)+\.?:?\s+|([A-Z])\d+\.\s+|\d+[.:]\s+)/;
 const MIN_LENGTH = 4;
 const MAX_LENGTH = 160;
 
@@ -47,7 +47,8 @@ export function headingsOf(html: string, minLevel: number): Heading[] {
   for (const match of html.matchAll(HEADING)) {
     if (Number(match[1]) < minLevel) continue;
     const whole = htmlFragmentText(match[2] ?? '');
-    const chapter = NUMBERING.exec(whole)?.[1];
+    const numbering = NUMBERING.exec(whole);
+    const chapter = numbering?.[1] ?? numbering?.[2];
     const text = whole.replace(NUMBERING, '').trim();
     if (text.length >= MIN_LENGTH && text.length <= MAX_LENGTH) headings.push(chapter === undefined ? { text } : { text, chapter });
   }

@@ -30,4 +30,12 @@ export const QUERY_SOURCES: readonly QuerySource[] = [
   // Section headings of a manual: tasks ("Configuring the Server", "设置加密分区") and topics.
   { name: 'debian-handbook-en', work: 'debian-handbook', package: 'debian-handbook', version: '11.20220922', lang: 'en', under: 'usr/share/doc/debian-handbook/html/en-US', files: /^(.+)\.html$/, minLevel: 2, cap: 120 },
   { name: 'debian-handbook-zh', work: 'debian-handbook', package: 'debian-handbook', version: '11.20220922', lang: 'zh', under: 'usr/share/doc/debian-handbook/html/zh-CN', files: /^(.+)\.html$/, minLevel: 2, cap: 120 },
+  // The New Maintainers' Guide, in both languages: task and topic headings of packaging ("Where to ask for help", "到何处求助").
+  { name: 'maint-guide-en', work: 'maint-guide', package: 'maint-guide', version: '1.2.53', lang: 'en', under: 'usr/share/doc/maint-guide/html', files: /^(.+)\.en\.html$/, minLevel: 2 },
+  { name: 'maint-guide-zh', work: 'maint-guide', package: 'maint-guide-zh-cn', version: '1.2.53', lang: 'zh', under: 'usr/share/doc/maint-guide-zh-cn/html', files: /^(.+)\.zh-cn\.html$/, minLevel: 2 },
+  // The fetchmail FAQ is one file whose questions are numbered by section letter ("G2. Where do I find …"): each letter is a document.
+  { name: 'fetchmail-faq-en', work: 'fetchmail-faq', package: 'fetchmail', version: '6.4.37-1', lang: 'en', under: 'usr/share/doc/fetchmail', files: /^(fetchmail-FAQ)\.html$/, minLevel: 2, chapters: true },
+  // Section headings of the Debian Reference (the same package the screening side reads), capped like the handbook's.
+  { name: 'debian-reference-en', work: 'debian-reference', package: 'debian-reference-en', version: '2.100', lang: 'en', under: 'usr/share/debian-reference', files: /^(ch\d\d|ap[a-z]|pr\d\d)\.en\.html$/, minLevel: 2, cap: 100 },
+  { name: 'debian-reference-zh', work: 'debian-reference', package: 'debian-reference-zh-cn', version: '2.100', lang: 'zh', under: 'usr/share/debian-reference', files: /^(ch\d\d|ap[a-z]|pr\d\d)\.zh-cn\.html$/, minLevel: 2, cap: 100 },
 ];

@@ -40,8 +40,9 @@ describe('candidatesOf: keyed by document and text, a document and its translati
   });
 
   it('makes each numbered chapter of a single-file FAQ a document of its own', () => {
-    const chapters = candidatesOf({ ...faq, chapters: true }, [{ file: 'R.en.html', html: '<h3>2.1 What is R?</h3><h3>7.31 Why does R crash?</h3><h3>Version 2022</h3>' }]);
-    expect(chapters.map((candidate) => candidate.document)).toEqual(['faq-en/R/2', 'faq-en/R/7', 'faq-en/R/front']);
+    const chapters = candidatesOf({ ...faq, chapters: true }, [{ file: 'R.en.html', html: '<h3>2.1 What is R?</h3><h3>7.31 Why does R crash?</h3><h3>Version 2022</h3><h3>G12. Is there a mailing list?</h3>' }]);
+    expect(chapters.map((candidate) => candidate.document)).toEqual(['faq-en/R/2', 'faq-en/R/7', 'faq-en/R/front', 'faq-en/R/G']);
+    expect(chapters[3]?.query).toBe('Is there a mailing list?');
   });
 
   it('keeps at most `cap` candidates, chosen by key', () => {
