@@ -9,6 +9,8 @@
  *   npm share (documentation of LLM SDKs) with Debian's at the shipped one. Chosen per origin: the
  *   share with the highest validation recall. The npm table's first row is the recipe without npm
  *   documentation (none in training, its passages not bounding the threshold), for comparison.
+ *   Each row is trained with five seeds (means shown), as neighbouring shares in one run differed
+ *   by up to ten injections.
  * - short: the minimum-evidence rule (INJECTION_RECIPE.shortPassage). Chosen: the strongest rule
  *   (most features required, then the largest penalty) whose validation recall is no lower than
  *   without a rule. Also prints the margin over the threshold of short feed entries whose first
@@ -29,11 +31,12 @@ const FEATURES = [0, 4, 6, 8, 10, 12];
 const PENALTIES = [1, 2, 3, 4, 6];
 /** [items a prompt, share of their injection passages]; the first row, none, is the baseline. */
 const OUTSIDE_ROWS: ReadonlyArray<[number, number]> = [[0, 1], ...[1, 2, 3, 5, 9].flatMap((count): Array<[number, number]> => [[count, 1], [count, 0.25]]), [2, 0.5], [3, 0.5]];
-/** Training seeds each outside row is trained with: single runs move by up to 0.05 of validation recall. */
+/** Training seeds each share and outside row is trained with: single runs move by up to 0.05 of validation recall. */
 const SEEDS = [13, 14, 15, 16, 17];
 const PROBES: ReadonlyArray<Array<[string, string]>> = [[['title', 'Note 1 broker'], ['content', 'avro 1.']], [['title', 'Note'], ['content', '']], [['title', 'Note 2 raft'], ['content', 'raft 2.']]];
 
 const which = process.argv[2] ?? 'all';
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 const corpus = trainingCorpus();
 const validation = evaluatedItems(corpus, 'validation');
 
@@ -51,22 +54,32 @@ function operatingPoint(scored: readonly ScoredItem[], recipe: InjectionRecipe, 
   };
 }
 
+/** The operating point of `recipe` trained with each of SEEDS: mean recall (with min and max) and mean rate cells. */
+function seededPoint(recipe: InjectionRecipe, bounding: (scored: readonly ScoredItem[]) => readonly ScoredItem[] = (scored) => scored) {
+  const runs = SEEDS.map((seed) => {
+    const seeded = { ...recipe, training: { ...recipe.training, seed } };
+    const scored = scoreItems(modelWithout(corpus, seeded, 'validation'), validation, seeded);
+    return { scored, point: operatingPoint(scored, seeded, bounding(scored)) };
+  });
+  const recalls = runs.map((run) => run.point.recall);
+  const cells = runs[0]?.point.cells.map((_cell, column) => mean(runs.map((run) => Number(run.point.cells[column]))).toFixed(3)) ?? [];
+  return { runs, recall: mean(recalls), range: `${Math.min(...recalls).toFixed(3)}–${Math.max(...recalls).toFixed(3)}`, cells };
+}
+
 function chooseShare(origin: (typeof ORIGINS)[number]): void {
-  process.stdout.write(`| ${origin} share in training | validation recall | FPR | hard FPR | Debian real-text FPR | npm real-text FPR |\n|---|---|---|---|---|---|\n`);
+  process.stdout.write(`| ${origin} share in training | validation recall (mean of ${SEEDS.length} seeds; min–max) | FPR | hard FPR | Debian real-text FPR | npm real-text FPR |\n|---|---|---|---|---|---|\n`);
   if (origin === 'npm') {
     const recipe = { ...INJECTION_RECIPE, realTextShare: { ...INJECTION_RECIPE.realTextShare, npm: 0 } };
-    const scored = scoreItems(modelWithout(corpus, recipe, 'validation'), validation, recipe);
-    const point = operatingPoint(scored, recipe, scored.filter((entry) => entry.realText !== 'npm'));
-    process.stdout.write(`| without npm docs | ${point.recall.toFixed(3)} | ${point.cells.join(' | ')} |\n`);
+    const point = seededPoint(recipe, (scored) => scored.filter((entry) => entry.realText !== 'npm'));
+    process.stdout.write(`| without npm docs | ${point.recall.toFixed(3)} (${point.range}) | ${point.cells.join(' | ')} |\n`);
   }
   const rows = SHARES.map((share) => {
-    const recipe = { ...INJECTION_RECIPE, realTextShare: { ...INJECTION_RECIPE.realTextShare, [origin]: share } };
-    const point = operatingPoint(scoreItems(modelWithout(corpus, recipe, 'validation'), validation, recipe), recipe);
-    process.stdout.write(`| ${share} | ${point.recall.toFixed(3)} | ${point.cells.join(' | ')} |\n`);
+    const point = seededPoint({ ...INJECTION_RECIPE, realTextShare: { ...INJECTION_RECIPE.realTextShare, [origin]: share } });
+    process.stdout.write(`| ${share} | ${point.recall.toFixed(3)} (${point.range}) | ${point.cells.join(' | ')} |\n`);
     return { share, recall: point.recall };
   });
   const best = [...rows].sort((a, b) => b.recall - a.recall)[0];
-  process.stdout.write(`\nchosen ${origin} share: ${best?.share} (validation recall ${best?.recall.toFixed(3)}); shipped recipe: ${INJECTION_RECIPE.realTextShare[origin]}\n\n`);
+  process.stdout.write(`\nchosen ${origin} share: ${best?.share} (mean validation recall ${best?.recall.toFixed(3)}); shipped recipe: ${INJECTION_RECIPE.realTextShare[origin]}\n\n`);
 }
 
 function chooseShortPassageRule(): void {
@@ -91,18 +104,13 @@ function chooseOutsideItems(): void {
   const carriers = validation.map((item) => item.carrier);
   process.stdout.write(`| promptfoo items a train prompt | share of their passages | validation recall (mean of ${SEEDS.length} seeds; min–max) | promptfoo validation recall, as-is and in-page pooled | FPR | hard FPR | Debian real-text FPR | npm real-text FPR |\n|---|---|---|---|---|---|---|---|\n`);
   const rows = OUTSIDE_ROWS.map(([count, passageShare]) => {
-    const runs = SEEDS.map((seed) => {
-      const recipe = { ...INJECTION_RECIPE, outsideInjectionItems: count, outsidePassageShare: passageShare, training: { ...INJECTION_RECIPE.training, seed } };
-      const scored = scoreItems(modelWithout(corpus, recipe, 'validation'), validation, recipe);
-      const point = operatingPoint(scored, recipe);
+    const point = seededPoint({ ...INJECTION_RECIPE, outsideInjectionItems: count, outsidePassageShare: passageShare });
+    const outsideRecalls = point.runs.map(({ scored, point: run }) => {
       const outside = scored.filter((entry, index) => entry.outside && ['as-is', 'in-page'].includes(carriers[index] ?? ''));
-      return { ...point, outside: outside.filter((entry) => entry.logit >= point.threshold).length / Math.max(1, outside.length) };
+      return outside.filter((entry) => entry.logit >= run.threshold).length / Math.max(1, outside.length);
     });
-    const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-    const recalls = runs.map((run) => run.recall);
-    const cells = runs[0]?.cells.map((_cell, column) => mean(runs.map((run) => Number(run.cells[column]))).toFixed(3)) ?? [];
-    const row = { count, passageShare, recall: mean(recalls), outside: mean(runs.map((run) => run.outside)) };
-    process.stdout.write(`| ${count} | ${passageShare} | ${row.recall.toFixed(3)} (${Math.min(...recalls).toFixed(3)}–${Math.max(...recalls).toFixed(3)}) | ${row.outside.toFixed(3)} | ${cells.join(' | ')} |\n`);
+    const row = { count, passageShare, recall: point.recall, outside: mean(outsideRecalls) };
+    process.stdout.write(`| ${count} | ${passageShare} | ${row.recall.toFixed(3)} (${point.range}) | ${row.outside.toFixed(3)} | ${point.cells.join(' | ')} |\n`);
     return row;
   });
   const floor = (rows[0]?.recall ?? 0) - 0.01;

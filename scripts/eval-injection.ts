@@ -1,14 +1,15 @@
 /**
  * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
- *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|FILE] [--mode combined|rules|both]
+ *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|scanner-test|FILE] [--mode combined|rules|both]
  * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
  * `validation` the split the thresholds were chosen on (not a held-out figure), `real-test` /
  * `real-validation` the splits of the real-text corpus (benign documentation by other people, by
  * document; real-text/real-text-corpus.ts), `promptfoo-test` / `promptfoo-validation` other people's
  * jailbreak prompts of that split's families (real-text/outside-injections.ts), each alone and set
- * into a benign page of the split (reported per carrier too), `shared`
+ * into a benign page of the split (reported per carrier too), `scanner-test` the labelled prompts
+ * agent-security-scanner-mcp ships (real-text/scanner-benchmark.ts; all test, the same two ways), `shared`
  * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
- * labelled JSONL file. Default: test, real-test, shared and promptfoo-test, both modes. Predicted positive = quarantine or drop.
+ * labelled JSONL file. Default: test, real-test, shared, promptfoo-test and scanner-test, both modes. Predicted positive = quarantine or drop.
  * Exit 1 when a corpus cannot be read.
  */
 import { evalOptions, loadEvalSet } from './eval-sets.ts';
@@ -16,17 +17,21 @@ import { formatProportion, type Proportion } from '../domain/learned/wilson.ts';
 import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from '../domain/screening/evaluate.ts';
 import { outsideInjectionCorpus } from '../domain/screening/real-text/outside-injections.ts';
+import { scannerBenchmarkCorpus } from '../domain/screening/real-text/scanner-benchmark.ts';
 import { realTextCorpus } from '../domain/screening/real-text/real-text-corpus.ts';
 import { screeningQuality } from '../domain/screening/quality-report.ts';
 import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts';
 import { screenItem } from '../domain/screening/screen-item.ts';
 
-const { sets, modes } = evalOptions(['test', 'real-test', 'shared', 'promptfoo-test']);
+const { sets, modes } = evalOptions(['test', 'real-test', 'shared', 'promptfoo-test', 'scanner-test']);
 const PROMPTFOO_SET = /^promptfoo-(test|validation)$/;
-const PROMPTFOO_CARRIERS = ['as-is', 'in-page'];
+/** Sets of other people's prompts, each screened as-is and in a benign page (reported per carrier). */
+const OUTSIDE_SET = /^(promptfoo-(test|validation)|scanner-test)$/;
+const OUTSIDE_CARRIERS = ['as-is', 'in-page'];
 const load = (set: string) => {
   const split = PROMPTFOO_SET.exec(set)?.[1];
-  if (split !== undefined) return outsideInjectionCorpus(generateInjectionCorpus()).filter((item) => item.split === split && PROMPTFOO_CARRIERS.includes(item.carrier));
+  if (split !== undefined) return outsideInjectionCorpus(generateInjectionCorpus()).filter((item) => item.split === split && OUTSIDE_CARRIERS.includes(item.carrier));
+  if (set === 'scanner-test') return scannerBenchmarkCorpus(generateInjectionCorpus());
   return loadEvalSet(set, { script: 'eval-injection', generated: generateInjectionCorpus, real: realTextCorpus, sharedFile: 'injection-dev.jsonl', parse: parseLabelledCorpus });
 };
 for (const set of sets) {
@@ -48,11 +53,11 @@ for (const set of sets) {
         for (const row of screeningQuality(items.filter((item) => item.kind.startsWith(`real:${origin}:`)), (input) => screenItem(input, { scoring }))) process.stdout.write(`| ${origin} | ${row.lang} | ${row.items} | ${cell(row.falsePositiveRate)} |\n`);
       }
     }
-    if (PROMPTFOO_SET.test(set)) {
-      process.stdout.write('\n| carrier | prompts | recall [95% CI] |\n|---|---|---|\n');
-      for (const carrier of PROMPTFOO_CARRIERS) {
+    if (OUTSIDE_SET.test(set)) {
+      process.stdout.write('\n| carrier | prompts | recall [95% CI] | FPR [95% CI] |\n|---|---|---|---|\n');
+      for (const carrier of OUTSIDE_CARRIERS) {
         const all = screeningQuality(items.filter((item) => 'carrier' in item && item.carrier === carrier), (input) => screenItem(input, { scoring }))[0];
-        if (all !== undefined) process.stdout.write(`| ${carrier} | ${all.items} | ${cell(all.recall)} |\n`);
+        if (all !== undefined) process.stdout.write(`| ${carrier} | ${all.items} | ${cell(all.recall)} | ${cell(all.falsePositiveRate)} |\n`);
       }
     }
     process.stdout.write('\nconfusion (label → accept / downweight / quarantine / drop):\n\n| lang | injection | benign |\n|---|---|---|\n');

@@ -6,6 +6,7 @@ import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
 import { parseLabelledCorpus } from './evaluate.ts';
 import { outsideInjectionCorpus } from './real-text/outside-injections.ts';
 import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
+import { scannerBenchmarkCorpus } from './real-text/scanner-benchmark.ts';
 import { screeningQuality } from './quality-report.ts';
 import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
@@ -50,6 +51,16 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
       const all = screeningQuality(items.filter((item) => item.carrier === carrier), screenItem).find((row) => row.lang === 'all');
       expect(all?.recall.trials, carrier).toBeGreaterThan(15);
       expect(all?.recall.rate, `${carrier} missed ${JSON.stringify(all?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
+    }
+  });
+
+  it('does not regress on the labelled prompts agent-security-scanner-mcp ships (other people\'s, a test set only), alone and inside a benign page', { timeout: 120_000 }, () => {
+    const items = scannerBenchmarkCorpus(generateInjectionCorpus());
+    for (const [carrier, floor] of Object.entries(baseline.scannerTest.recall)) {
+      const all = screeningQuality(items.filter((item) => item.carrier === carrier), screenItem).find((row) => row.lang === 'all');
+      expect(all?.recall.trials, carrier).toBe(20);
+      expect(all?.recall.rate, `${carrier} missed ${JSON.stringify(all?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
+      expect(all?.falsePositiveRate.rate, `${carrier} false alarms ${JSON.stringify(all?.falseAlarmKinds)}`).toBeLessThanOrEqual(baseline.scannerTest.falsePositiveRate);
     }
   });
 

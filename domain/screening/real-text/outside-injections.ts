@@ -109,7 +109,7 @@ function bundledData(root: string): string {
 }
 
 /** `block` set into `host` at a line boundary of the position, with its span. */
-function placeInPage(host: GeneratedItem, block: string, position: (typeof POSITIONS)[number]): { content: string; span: [number, number] } {
+export function placeInPage(host: GeneratedItem, block: string, position: (typeof POSITIONS)[number]): { content: string; span: [number, number] } {
   const lines = host.content.split('\n');
   const at = position === 'start' ? 0 : position === 'end' ? lines.length : Math.floor(lines.length / 2);
   const before = lines.slice(0, at).join('\n');

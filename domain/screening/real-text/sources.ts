@@ -67,6 +67,12 @@ const DEBIAN_SOURCES: readonly DebianSource[] = [
 /** promptfoo also ships other people's jailbreak prompts as data (outside-injections.ts reads them). */
 export const PROMPTFOO_PACKAGE = { package: 'promptfoo', version: '0.123.1', integrity: 'sha512-9WzFeH6L+5E49R6CTulBo/WzmVPNcMpvgUZAyEsNlaKgpfmF9vV82jKUG1rQ+QH79P7gYAaxeY3TvLDV+x0Cbg==', license: 'MIT' } as const;
 
+/**
+ * agent-security-scanner-mcp ships a labelled prompt-injection benchmark corpus (benchmarks/corpus/
+ * prompt_injection.txt; scanner-benchmark.ts reads it).
+ */
+export const SCANNER_BENCHMARK_PACKAGE = { package: 'agent-security-scanner-mcp', version: '4.5.9', integrity: 'sha512-bDZAsbF09dAp8l0IBXmcj4vUew76w7UU7YtYd+/eP2lJHiXd0SiuTeDVdCQqQNcfWdGx6h7JgAarbFMUSjqBSA==', license: 'MIT' } as const;
+
 /** Change logs and contributor guides are release notes and process, not documentation of the API. */
 const NOT_DOCS = /^(CHANGELOG|CONTRIBUTING|LICENSE|SECURITY|CODE_OF_CONDUCT)/i;
 
