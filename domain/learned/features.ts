@@ -78,33 +78,45 @@ const isAsciiWordStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (co
 /** [\p{L}\p{N}'._+#-] restricted to ASCII. */
 const isAsciiWordPart = (code: number) => isAsciiWordStart(code) || code === 0x27 || code === 0x2e || code === 0x5f || code === 0x2b || code === 0x23 || code === 0x2d;
 
-/** Bounds of the WORD matches of an ASCII-only text, found without a regular expression. */
-function asciiWordBounds(text: string): number {
+/**
+ * Bounds of the WORD matches of an ASCII-only text, found without a regular expression, and each
+ * word hashed from 'w:' on the way; -1 as soon as a character is not ASCII (one pass for the check,
+ * the bounds and the unigrams).
+ */
+function asciiWords(text: string): number {
   let count = 0;
   for (let index = 0; index < text.length; ) {
-    if (!isAsciiWordStart(text.charCodeAt(index))) {
+    const code = text.charCodeAt(index);
+    if (!isAsciiWordStart(code)) {
+      if (code > 0x7f) return -1;
       index++;
       continue;
     }
-    const start = index++;
-    while (index < text.length && isAsciiWordPart(text.charCodeAt(index))) index++;
+    const start = index;
+    let hash = WORD_PREFIX_HASH;
+    for (let part = code; ; ) {
+      hash = Math.imul(hash ^ part, 0x01000193);
+      if (++index === text.length) break;
+      part = text.charCodeAt(index);
+      if (!isAsciiWordPart(part)) break;
+    }
     if (count === wordStarts.length) {
-      const grownStarts = new Int32Array(count * 2);
+      const size = count * 2;
+      const grownStarts = new Int32Array(size);
       grownStarts.set(wordStarts);
       wordStarts = grownStarts;
-      const grownEnds = new Int32Array(count * 2);
+      const grownEnds = new Int32Array(size);
       grownEnds.set(wordEnds);
       wordEnds = grownEnds;
+      const grownHashes = new Uint32Array(size);
+      grownHashes.set(wordHashes);
+      wordHashes = grownHashes;
     }
     wordStarts[count] = start;
-    wordEnds[count++] = index;
+    wordEnds[count] = index;
+    wordHashes[count++] = hash >>> 0;
   }
   return count;
-}
-
-function isAscii(text: string): boolean {
-  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
-  return true;
 }
 
 /** Calls add with every feature bucket of a text, in featureBuckets' order, duplicates included. */
@@ -118,12 +130,10 @@ export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (
     }
   }
   // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
-  if (isAscii(text)) {
-    // No CJK here, so no word is filtered out; words are hashed straight from the text.
-    const count = asciiWordBounds(text);
-    if (wordHashes.length < count) wordHashes = new Uint32Array(wordStarts.length);
+  // No CJK in ASCII text, so no word is filtered out; words are hashed straight from the text.
+  const count = asciiWords(text);
+  if (count >= 0) {
     // Every n-gram starts with its first word hashed from 'w:': hashed once, continued per size.
-    for (let index = 0; index < count; index++) wordHashes[index] = continueHash(WORD_PREFIX_HASH, text, wordStarts[index]!, wordEnds[index]!);
     for (const size of recipe.wordNgrams) {
       for (let index = 0; index + size <= count; index++) {
         let hash = wordHashes[index]!;

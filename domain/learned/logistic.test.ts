@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { featureBuckets, featureNames, bucketOf, vectorize } from './features.ts';
+import { createRandom } from './random.ts';
 import { packArtifact, probabilities, serializeModel, train, unpackArtifact } from './logistic.ts';
 import { wilson } from './wilson.ts';
 
@@ -24,6 +25,16 @@ describe('hashed features and logistic regression', () => {
     const words = { bits: 18, charNgrams: [], wordNgrams: [1, 2, 3], cjkNgrams: [1] };
     for (const text of ["don't run rm -rf ~/x.sh, c++ & c# (v2.4.1) _private-ish", '  ', 'a', "it's 3.14!"]) {
       expect([...featureBuckets(text, words)]).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
+    }
+  });
+
+  it('hashes random text to the same buckets, in the same order, as their names, falling back from the ASCII path wherever a character is not ASCII', () => {
+    const words = { bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] };
+    const alphabet = [..."aZ9'._+#- \n!<>é指令\u200b"];
+    const random = createRandom(7);
+    for (let round = 0; round < 2_000; round++) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect([...featureBuckets(text, words)], JSON.stringify(text)).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
     }
   });
 

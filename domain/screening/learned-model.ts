@@ -165,9 +165,17 @@ export function modelText(raw: string): string {
 }
 
 const LINE_FEED = 0x0a;
-/** 。！？； end a passage wherever they stand; . ! ? ; only before white space (not in 3.14 or a URL). */
-const FULL_WIDTH_ENDS: ReadonlySet<number> = new Set([...'。！？；'].map((char) => char.charCodeAt(0)));
-const SENTENCE_ENDS: ReadonlySet<number> = new Set([...'.!?;'].map((char) => char.charCodeAt(0)));
+/**
+ * What a UTF-16 unit ends: 。！？； a passage wherever they stand, . ! ? ; only before white space
+ * (not in 3.14 or a URL). A table, because chunking reads every character of every field and a
+ * Set lookup per character cost as much as hashing the features.
+ */
+const ENDS_ANYWHERE = 1;
+const ENDS_BEFORE_SPACE = 2;
+const PASSAGE_ENDS = new Uint8Array(0x10000);
+PASSAGE_ENDS[LINE_FEED] = ENDS_ANYWHERE;
+for (const char of '。！？；') PASSAGE_ENDS[char.charCodeAt(0)] = ENDS_ANYWHERE;
+for (const char of '.!?;') PASSAGE_ENDS[char.charCodeAt(0)] = ENDS_BEFORE_SPACE;
 const WHITESPACE = /\s/;
 
 /** /\s/ (the set String.prototype.trim removes) on one UTF-16 unit, without a one-character string for ASCII. */
@@ -187,9 +195,10 @@ function hasNonWhitespace(text: string, start: number, end: number): boolean {
 export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
   const pieces: Chunk[] = [];
   let start = 0;
+  const { maxChunk } = recipe;
   for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    const boundary = code === LINE_FEED || FULL_WIDTH_ENDS.has(code) || (SENTENCE_ENDS.has(code) && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= recipe.maxChunk;
+    const ends = PASSAGE_ENDS[text.charCodeAt(index)];
+    const boundary = ends === ENDS_ANYWHERE || (ends === ENDS_BEFORE_SPACE && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= maxChunk;
     if (boundary) {
       if (hasNonWhitespace(text, start, index + 1)) pieces.push({ start, end: index + 1 });
       start = index + 1;
@@ -301,52 +310,105 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[], r
   return best.passage === null ? { logit: -20, passage: null } : best;
 }
 
-// Scratch space of the scoring path: bucket marks by generation instead of a Set per passage.
-let bucketMarks = new Int32Array(0);
-let markGeneration = 0;
-let chunkBuckets = new Int32Array(4096);
+/**
+ * A model's per-bucket log-odds weights interleaved with a stamp of the last chunk that held the
+ * bucket: reading a feature touches one cache line instead of a weight table and a mark table
+ * (2^18 buckets of each do not fit a core's cache, so those misses were the scoring path's cost).
+ */
+interface ScoringTable {
+  bias: number;
+  /** cells[2b] is bucket b's weight, cells[2b + 1] the number of the last chunk that held it. */
+  cells: Float64Array;
+  /** Chunks numbered so far; a float64 stamp counts to 2^53 without wrapping. */
+  chunks: number;
+}
 
-function nextGeneration(dimensions: number): number {
-  if (bucketMarks.length !== dimensions || markGeneration >= 0x7fffffff) {
-    bucketMarks = new Int32Array(dimensions);
-    markGeneration = 0;
+const SCORING_TABLES = new WeakMap<LinearModel, ScoringTable>();
+
+function scoringTableOf(model: LinearModel): ScoringTable {
+  let table = SCORING_TABLES.get(model);
+  if (table === undefined) {
+    const { weights, bias } = differencesOf(model);
+    const cells = new Float64Array(model.dimensions * 2);
+    for (let bucket = 0; bucket < model.dimensions; bucket++) cells[bucket * 2] = weights[bucket]!;
+    table = { bias, cells, chunks: 0 };
+    SCORING_TABLES.set(model, table);
   }
-  return ++markGeneration;
+  return table;
+}
+
+// Scratch space of the scoring path: each chunk's distinct buckets in first-seen order, their
+// weights, and whether the chunk before held them too.
+let chunkBuckets = new Int32Array(4096);
+let chunkWeights = new Float64Array(4096);
+let inChunkBefore = new Uint8Array(4096);
+
+function growScratch(): void {
+  const size = chunkBuckets.length * 2;
+  const buckets = new Int32Array(size);
+  buckets.set(chunkBuckets);
+  chunkBuckets = buckets;
+  const weights = new Float64Array(size);
+  weights.set(chunkWeights);
+  chunkWeights = weights;
+  const flags = new Uint8Array(size);
+  flags.set(inChunkBefore);
+  inChunkBefore = flags;
 }
 
 /**
  * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
  * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
- * same weights in the same order and the scores are the same to the last bit.
+ * same weights in the same order and the scores are the same to the last bit. A pair's second
+ * chunk learns which of its buckets the first held while it is read (the stamp it overwrites is
+ * the first chunk's), so pairs need no lookups of their own. A chunk whose text came earlier in
+ * the item (a feed's HTML repeats its text, a snippet the start of the page) takes the earlier
+ * one's buckets instead of reading its text again.
  */
 export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
-  const { weights, bias } = differencesOf(model);
+  const table = scoringTableOf(model);
+  const { cells } = table;
   let bestLogit = -Infinity;
   let best: { field: string; start: number; end: number } | null = null;
-  const logitOf = passageLogit(bias, recipe.shortPassage);
+  const logitOf = passageLogit(table.bias, recipe.shortPassage);
+  // Where in the scratch arrays each chunk text read so far keeps its distinct buckets.
+  const read = new Map<string, { from: number; to: number }>();
+  let used = 0;
   for (const [field, text] of fields) {
     const chunks = chunkText(text, recipe);
-    // Distinct buckets of chunk i are chunkBuckets[offsets[i] .. offsets[i + 1]).
+    // Distinct buckets of chunk i are at [offsets[i], offsets[i + 1]) of the scratch arrays.
     const offsets = new Int32Array(chunks.length + 1);
+    offsets[0] = used;
     const sums = new Float64Array(chunks.length);
-    let used = 0;
-    chunks.forEach((chunk, index) => {
-      const generation = nextGeneration(model.dimensions);
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index]!;
+      const stamp = ++table.chunks;
+      // Only the stamp of this field's previous chunk means "the chunk before held it".
+      const before = index === 0 ? -1 : stamp - 1;
       let sum = 0;
-      forEachFeatureBucket(modelText(text.slice(chunk.start, chunk.end)), recipe.features, (bucket) => {
-        if (bucketMarks[bucket] === generation) return;
-        bucketMarks[bucket] = generation;
-        if (used === chunkBuckets.length) {
-          const grown = new Int32Array(used * 2);
-          grown.set(chunkBuckets);
-          chunkBuckets = grown;
-        }
-        chunkBuckets[used++] = bucket;
-        sum += weights[bucket] ?? 0;
-      });
+      const take = (bucket: number, weight: number, last: number) => {
+        cells[bucket * 2 + 1] = stamp;
+        if (used === chunkBuckets.length) growScratch();
+        chunkBuckets[used] = bucket;
+        chunkWeights[used] = weight;
+        inChunkBefore[used++] = last === before ? 1 : 0;
+        sum += weight;
+      };
+      const raw = text.slice(chunk.start, chunk.end);
+      const earlier = read.get(raw);
+      if (earlier === undefined) {
+        const from = used;
+        forEachFeatureBucket(modelText(raw), recipe.features, (bucket) => {
+          const last = cells[bucket * 2 + 1]!;
+          if (last !== stamp) take(bucket, cells[bucket * 2]!, last);
+        });
+        read.set(raw, { from, to: used });
+      } else {
+        for (let at = earlier.from; at < earlier.to; at++) take(chunkBuckets[at]!, chunkWeights[at]!, cells[chunkBuckets[at]! * 2 + 1]!);
+      }
       offsets[index + 1] = used;
       sums[index] = sum;
-    });
+    }
     for (let index = 0; index < chunks.length; index++) {
       const chunk = chunks[index]!;
       const count = offsets[index + 1]! - offsets[index]!;
@@ -358,14 +420,11 @@ export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonl
       const next = chunks[index + 1];
       if (next === undefined) continue;
       // The pair adds the next chunk's buckets this chunk lacks, after this chunk's own.
-      const generation = nextGeneration(model.dimensions);
-      for (let at = offsets[index]!; at < offsets[index + 1]!; at++) bucketMarks[chunkBuckets[at]!] = generation;
       let sum = sums[index]!;
       let pairCount = count;
       for (let at = offsets[index + 1]!; at < offsets[index + 2]!; at++) {
-        const bucket = chunkBuckets[at]!;
-        if (bucketMarks[bucket] === generation) continue;
-        sum += weights[bucket] ?? 0;
+        if (inChunkBefore[at] === 1) continue;
+        sum += chunkWeights[at]!;
         pairCount++;
       }
       const pair = logitOf(sum, pairCount);

@@ -34,10 +34,12 @@ const SLOT = 4;
 
 export function createTokenIds(): TokenIds {
   // One slot holds everything a probe compares, so a lookup touches the slot and the characters only.
-  let slots = new Int32Array(SLOT << 12).fill(EMPTY);
+  // Small at first, grown by doubling: a collector run of twenty items has a thousand or two distinct
+  // tokens, and zero-filling tables sized for a large file cost it more than reading its text.
+  let slots = new Int32Array(SLOT << 10).fill(EMPTY);
   let mask = (slots.length / SLOT) - 1;
   // Every distinct token's (folded) characters, one after another.
-  let characters = new Uint16Array(1 << 16);
+  let characters = new Uint16Array(1 << 13);
   let characterCount = 0;
   const words: string[] = [];
   let ids = new Int32Array(256);

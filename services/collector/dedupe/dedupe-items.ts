@@ -181,7 +181,8 @@ function createWordTable(minContentTokens: number) {
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
   const lastSeenIn: number[] = [];
-  let allIds = new Int32Array(1 << 16);
+  // Grown by doubling from the size of a collector run's texts (a few thousand tokens).
+  let allIds = new Int32Array(1 << 13);
   let idCount = 0;
   let idStarts = new Int32Array(1024);
   // 1: too few distinct content words to take part in near-duplicate matching.

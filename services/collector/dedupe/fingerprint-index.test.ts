@@ -42,6 +42,29 @@ describe('createFingerprintIndex', () => {
     );
   });
 
+  it('gives the same answers while its buckets grow with the entries, queries between additions included', () => {
+    fc.assert(
+      fc.property(
+        fingerprint,
+        fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 63 }), { maxLength: 10 }), { minLength: 60, maxLength: 1_200 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 1, max: 5 }),
+        (base, entryFlips, threshold, rejectEvery) => {
+          const entries = entryFlips.map((bits) => flipped(base, bits));
+          const index = createFingerprintIndex(threshold);
+          const accept = (entry: number) => entry % rejectEvery !== rejectEvery - 1;
+          entries.forEach((entry, position) => {
+            // Each new entry is first a query against those before it, as dedupe asks.
+            const scanned = entries.slice(0, position).findIndex((earlier, at) => hammingDistance(earlier, entry) <= threshold && accept(at));
+            expect(index.earliestWithin(entry.high, entry.low, accept)).toBe(scanned === -1 ? undefined : scanned);
+            index.add(position, entry.high, entry.low);
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('finds a match whose differing bits are spread over every band', () => {
     // Six bits, at least one in each 16-bit band: no band is equal, one differs by a single bit.
     const query = flipped({ high: 0, low: 0 }, [1, 17, 18, 33, 34, 49]);

@@ -13,10 +13,17 @@ import { popcount32 } from './simhash.ts';
  * a bucket holds about one entry; the earlier cut into threshold + 1 bands of 9 bits had ~140 an
  * entry on 70k clusters, ~960 comparisons a lookup. Buckets are linked lists in typed arrays, in
  * insertion order, so a walk can stop at the first match and nothing is allocated per entry.
+ *
+ * A band starts with 64 buckets keyed by the band value's low bits and grows to all 65,536 as
+ * entries come (relinking every entry in order): a collector run of twenty items used to fill
+ * 2 MB of bucket heads. Fewer buckets only put more fingerprints in one bucket; every entry in
+ * range is still reached and the distance check decides, so the answer is the same.
  */
 const BANDS = 4;
 const BAND_BITS = 16;
 const BUCKETS = 1 << BAND_BITS;
+const FIRST_BUCKET_BITS = 6;
+const BUCKET_BITS_STEP = 2;
 /** Above every entry: "no match yet" as an integer, which keeps the comparisons in the probe loop integer ones. */
 const NONE = 0x7fffffff;
 
@@ -27,11 +34,16 @@ export interface FingerprintIndex {
   earliestWithin(high: number, low: number, accept: (entry: number) => boolean): number | undefined;
 }
 
-/** Every 16-bit mask with at most `slack` bits set, 0 first. */
-function probeMasks(slack: number): Int32Array {
+const PROBE_MASKS = new Map<number, readonly number[]>();
+
+/** Every 16-bit mask with at most `slack` bits set, 0 first (worked out once per slack). */
+function probeMasks(slack: number): readonly number[] {
+  const known = PROBE_MASKS.get(slack);
+  if (known !== undefined) return known;
   const masks: number[] = [];
   for (let mask = 0; mask < BUCKETS; mask++) if (popcount32(mask) <= slack) masks.push(mask);
-  return Int32Array.from(masks);
+  PROBE_MASKS.set(slack, masks);
+  return masks;
 }
 
 function bandValue(high: number, low: number, band: number): number {
@@ -39,37 +51,61 @@ function bandValue(high: number, low: number, band: number): number {
 }
 
 export function createFingerprintIndex(threshold: number): FingerprintIndex {
-  const masks = probeMasks(Math.ceil((threshold + 1) / BANDS) - 1);
-  const heads = new Int32Array(BANDS * BUCKETS).fill(-1);
-  const tails = new Int32Array(BANDS * BUCKETS).fill(-1);
+  const allMasks = probeMasks(Math.ceil((threshold + 1) / BANDS) - 1);
+  let bucketBits = 0;
+  let bucketMask = 0;
+  // The distinct buckets the masks reach while a band has fewer than 16 bits of buckets.
+  let masks = Int32Array.of();
+  let heads = Int32Array.of();
+  let tails = Int32Array.of();
   let next = new Int32Array(BANDS * 1024);
   // Both halves as int32: XOR gives the same bits whatever the sign.
   let highs = new Int32Array(1024);
   let lows = new Int32Array(1024);
+  // Entries in the order they were added, to relink them when the buckets grow.
+  let added = new Int32Array(1024);
+  let count = 0;
+
+  const link = (entry: number) => {
+    for (let band = 0; band < BANDS; band++) {
+      const bucket = (band << bucketBits) + (bandValue(highs[entry]!, lows[entry]!, band) & bucketMask);
+      next[entry * BANDS + band] = -1;
+      const tail = tails[bucket]!;
+      if (tail === -1) heads[bucket] = entry;
+      else next[tail * BANDS + band] = entry;
+      tails[bucket] = entry;
+    }
+  };
+  const useBuckets = (bits: number) => {
+    bucketBits = bits;
+    bucketMask = (1 << bits) - 1;
+    masks = Int32Array.from(new Set(allMasks.map((mask) => mask & bucketMask)));
+    heads = new Int32Array(BANDS << bits).fill(-1);
+    tails = new Int32Array(BANDS << bits).fill(-1);
+    for (let at = 0; at < count; at++) link(added[at]!);
+  };
+  useBuckets(FIRST_BUCKET_BITS);
 
   return {
     add(entry, high, low) {
       highs = growArray(highs, entry + 1);
       lows = growArray(lows, entry + 1);
       next = growArray(next, BANDS * (entry + 1));
+      added = growArray(added, count + 1);
       highs[entry] = high;
       lows[entry] = low;
-      for (let band = 0; band < BANDS; band++) {
-        const bucket = band * BUCKETS + bandValue(high, low, band);
-        next[entry * BANDS + band] = -1;
-        const tail = tails[bucket]!;
-        if (tail === -1) heads[bucket] = entry;
-        else next[tail * BANDS + band] = entry;
-        tails[bucket] = entry;
-      }
+      added[count++] = entry;
+      if (count > 1 << bucketBits && bucketBits < BAND_BITS) useBuckets(Math.min(BAND_BITS, bucketBits + BUCKET_BITS_STEP));
+      else link(entry);
     },
     earliestWithin(high, low, accept) {
       let best = NONE;
       for (let band = 0; band < BANDS; band++) {
-        const value = bandValue(high, low, band);
+        const value = bandValue(high, low, band) & bucketMask;
+        const base = band << bucketBits;
         for (let probe = 0; probe < masks.length; probe++) {
           // Buckets are in insertion order: nothing later in one can beat a match already found.
-          for (let entry = heads[band * BUCKETS + (value ^ masks[probe]!)]!; entry !== -1 && entry < best; entry = next[entry * BANDS + band]!) {
+          for (let entry = heads[base + (value ^ masks[probe]!)]!; entry !== -1 && entry < best; entry = next[entry * BANDS + band]!) {
             const distance = popcount32((high ^ highs[entry]!) >>> 0) + popcount32((low ^ lows[entry]!) >>> 0);
             if (distance <= threshold && accept(entry)) {
               best = entry;
