@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLines, streamLineSpans, type LineSpan } from './json-lines.ts';
+import { jsonLines, lineBatches, type LineBatch } from './json-lines.ts';
 
 /** The text's UTF-8 bytes cut at the given byte positions, as a stream would deliver them. */
 async function* chunked(text: string, cuts: number[]): AsyncGenerator<Buffer> {
@@ -11,30 +11,61 @@ async function* chunked(text: string, cuts: number[]): AsyncGenerator<Buffer> {
   }
 }
 
-async function collect(batches: AsyncIterable<LineSpan[]>): Promise<LineSpan[]> {
-  const result: LineSpan[] = [];
-  for await (const spans of batches) result.push(...spans);
-  return result;
+interface Line {
+  text: string;
+  line: number;
+  offset: number;
 }
 
-describe('streamLineSpans', () => {
+/** Every line of the batches (a batch's last line only in the last batch), with its number and byte offset as the batch gives them. */
+async function linesOf(batches: AsyncIterable<LineBatch>): Promise<{ lines: Line[]; batches: LineBatch[] }> {
+  const lines: Line[] = [];
+  const all: LineBatch[] = [];
+  for await (const batch of batches) {
+    all.push(batch);
+    const bytes = Buffer.from(batch.bytes);
+    const texts = bytes.toString('utf8').split('\n');
+    if (!batch.last) expect(texts.pop()).toBe('');
+    let offset = batch.firstOffset;
+    texts.forEach((text, index) => {
+      lines.push({ text, line: batch.firstLine + index, offset });
+      offset += Buffer.byteLength(text) + 1;
+    });
+  }
+  return { lines, batches: all };
+}
+
+describe('lineBatches', () => {
   it.each([
-    ['lines cut across chunks', '{"a":1}\n{"b":2}\n\n{"c":3}', [4, 18]],
-    ['a chunk ending on the newline', '{"a":1}\n{"b":2}\n\n{"c":3}', [8]],
-    ['one chunk', '{"a":1}\n{"b":2}\n\n{"c":3}', []],
-    ['a character cut across chunks', '{"t":"é"}\n{"u":"日本"}\n', [7, 20, 21]],
-    ['a text ending on a newline', '{"a":1}\n', []],
-  ])('gives the same lines, numbered the same, as splitting the whole text, and where each one\'s bytes are (%s)', async (_name, text, cuts) => {
+    ['lines cut across chunks', '{"a":1}\n{"b":2}\n\n{"c":3}', [4, 18], 1],
+    ['a chunk ending on the newline', '{"a":1}\n{"b":2}\n\n{"c":3}', [8], 1],
+    ['one chunk', '{"a":1}\n{"b":2}\n\n{"c":3}', [], 1],
+    ['a character cut across chunks', '{"t":"é"}\n{"u":"日本"}\n', [7, 20, 21], 1],
+    ['a text ending on a newline', '{"a":1}\n', [], 1],
+    ['batches larger than every chunk', '{"a":1}\n{"b":2}\n\n{"c":3}\n{"d":4}\n', [3, 9, 12, 20, 26], 12],
+    ['an empty text', '', [], 1],
+  ])('gives the same lines, numbered the same, as splitting the whole text, and where each one\'s bytes are (%s)', async (_name, text, cuts, batchBytes) => {
     const bytes = Buffer.from(text);
-    const spans = await collect(streamLineSpans(chunked(text, cuts)));
-    expect(spans.map((span) => span.text)).toEqual(text.split('\n'));
-    expect(spans.map((span) => span.line)).toEqual(text.split('\n').map((_line, index) => index + 1));
-    expect(spans.map((span) => bytes.toString('utf8', span.offset, span.offset + span.length))).toEqual(text.split('\n'));
+    const { lines, batches } = await linesOf(lineBatches(chunked(text, cuts), batchBytes));
+    expect(lines.map((entry) => entry.text)).toEqual(text.split('\n'));
+    expect(lines.map((entry) => entry.line)).toEqual(text.split('\n').map((_line, index) => index + 1));
+    expect(lines.map((entry) => bytes.toString('utf8', entry.offset, entry.offset + Buffer.byteLength(entry.text)))).toEqual(text.split('\n'));
+    expect(batches.map((batch) => batch.last)).toEqual(batches.map((_batch, index) => index === batches.length - 1));
+    // Each batch has a buffer of its own, so it can be handed to another thread.
+    expect(new Set(batches.map((batch) => batch.bytes.buffer)).size).toBe(batches.length);
+    for (const batch of batches) expect(batch.bytes.byteLength).toBe(batch.bytes.buffer.byteLength);
+  });
+
+  it('cuts a batch once it reaches the batch size', async () => {
+    const text = Array.from({ length: 20 }, (_line, index) => `{"n":${index}}`).join('\n');
+    const { batches } = await linesOf(lineBatches(chunked(text, Array.from({ length: 40 }, (_cut, index) => index * 5 + 5)), 30));
+    expect(batches.length).toBeGreaterThan(5);
+    expect(batches.length).toBeLessThan(20);
   });
 
   it('numbers lines as jsonLines does, blank lines counted', async () => {
     const text = '{"a":1}\n{"b":2}\n\n{"c":3}';
-    const spans = await collect(streamLineSpans(chunked(text, [3])));
-    expect(spans.filter((span) => span.text !== '').map((span) => span.line)).toEqual(jsonLines(text, 'f', 'x').map((entry) => entry.line));
+    const { lines } = await linesOf(lineBatches(chunked(text, [3]), 4));
+    expect(lines.filter((entry) => entry.text !== '').map((entry) => entry.line)).toEqual(jsonLines(text, 'f', 'x').map((entry) => entry.line));
   });
 });

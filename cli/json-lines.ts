@@ -28,42 +28,56 @@ export function jsonLines(text: string, sourceLabel: string, expectedShape: stri
   return lines;
 }
 
-/** One line of a byte stream: its text, its 1-based number and where its bytes are (to read it again later instead of holding it). */
-export interface LineSpan {
-  text: string;
-  line: number;
-  offset: number;
-  length: number;
+/**
+ * Whole lines of a byte stream, in order: `bytes` (a buffer of its own, so it can be handed to
+ * another thread) starts at line `firstLine` (1-based, numbered as `jsonLines` numbers them) and
+ * byte `firstOffset` of the stream, and ends with a '\n', except in the last batch, which holds
+ * what follows the stream's last '\n' (maybe nothing) as its last line.
+ */
+export interface LineBatch {
+  bytes: Uint8Array<ArrayBuffer>;
+  firstLine: number;
+  firstOffset: number;
+  last: boolean;
 }
 
 const NEWLINE = 0x0a;
 
-/**
- * The lines of a byte stream as they arrive, a chunk's worth at a time, split on '\n' like
- * `jsonLines` (so line numbers agree) and each decoded alone: a '\n' byte is never inside a UTF-8
- * sequence, so that gives the text decoding the whole stream would. Only a line cut across
- * chunks is copied.
- */
-export async function* streamLineSpans(chunks: AsyncIterable<Buffer>): AsyncGenerator<LineSpan[]> {
-  let carried: Buffer = Buffer.alloc(0);
-  let carriedOffset = 0;
-  let position = 0;
-  let line = 0;
+function countNewlines(bytes: Uint8Array): number {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let count = 0;
+  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, at + 1)) count++;
+  return count;
+}
+
+/** A byte stream's lines in batches of about `batchBytes`: a batch ends at the last line end of the chunk that brings it to that size. */
+export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: number): AsyncGenerator<LineBatch> {
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  let firstLine = 1;
+  let firstOffset = 0;
+  const batch = (size: number, last: boolean): LineBatch => {
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of gathered) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    const made = { bytes, firstLine, firstOffset, last };
+    firstLine += countNewlines(bytes);
+    firstOffset += size;
+    return made;
+  };
   for await (const chunk of chunks) {
-    const spans: LineSpan[] = [];
-    let start = 0;
-    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      const bytes = carried.length === 0 ? chunk.subarray(start, end) : Buffer.concat([carried, chunk.subarray(start, end)]);
-      spans.push({ text: bytes.toString('utf8'), line: ++line, offset: carried.length === 0 ? position + start : carriedOffset, length: bytes.length });
-      carried = Buffer.alloc(0);
-      start = end + 1;
-    }
-    if (start < chunk.length) {
-      if (carried.length === 0) carriedOffset = position + start;
-      carried = Buffer.concat([carried, chunk.subarray(start)]);
-    }
-    position += chunk.length;
-    yield spans;
+    gathered.push(chunk);
+    gatheredBytes += chunk.length;
+    const lastNewline = gatheredBytes < batchBytes ? -1 : chunk.lastIndexOf(NEWLINE);
+    if (lastNewline === -1) continue;
+    const rest = chunk.subarray(lastNewline + 1);
+    gathered[gathered.length - 1] = chunk.subarray(0, lastNewline + 1);
+    yield batch(gatheredBytes - rest.length, false);
+    gathered = [rest];
+    gatheredBytes = rest.length;
   }
-  yield [{ text: carried.toString('utf8'), line: line + 1, offset: carried.length === 0 ? position : carriedOffset, length: carried.length }];
+  yield batch(gatheredBytes, true);
 }

@@ -3,7 +3,7 @@ import { SkryaError } from '../runtime/errors.ts';
 
 /**
  * A JSONL input streamed once, then read again line by line at the byte places the stream gave
- * (streamLineSpans): a command that must hold many lines until the end (`skrya rank` ranks 100k
+ * (lineBatches): a command that must hold many lines until the end (`skrya rank` ranks 100k
  * results before printing any) keeps a line's place instead of its parsed text. A regular file is
  * read again from disk; stdin or a pipe cannot be read twice, so their bytes are kept, which is
  * still a fraction of what the parsed lines would hold.
@@ -11,6 +11,8 @@ import { SkryaError } from '../runtime/errors.ts';
 export interface RereadableInput {
   /** How messages name the input: the file name, or "stdin". */
   label: string;
+  /** Its size in bytes when known before it is read (a file, a text); null for a stream. */
+  size: number | null;
   chunks(): AsyncIterable<Buffer>;
   /** The text of the bytes at [offset, offset + length), as one line read by `chunks` had them. */
   read(offset: number, length: number): string;
@@ -26,6 +28,7 @@ export function textInput(text: string, label: string): RereadableInput {
   const bytes = Buffer.from(text);
   return {
     label,
+    size: bytes.length,
     async *chunks() {
       yield bytes;
     },
@@ -41,6 +44,7 @@ export function streamInput(stream: AsyncIterable<Buffer>, label: string, close:
   let size = 0;
   return {
     label,
+    size: null,
     async *chunks() {
       try {
         for await (const chunk of stream) {
@@ -84,10 +88,12 @@ export async function openJsonlInput(file: string): Promise<RereadableInput> {
     throw cannotRead(file, error);
   }
   const close = () => handle.close();
-  if (!(await handle.stat()).isFile()) return streamInput(handle.createReadStream({ autoClose: false }), file, close);
+  const stat = await handle.stat();
+  if (!stat.isFile()) return streamInput(handle.createReadStream({ autoClose: false }), file, close);
   let scratch = Buffer.alloc(64 * 1024);
   return {
     label: file,
+    size: stat.size,
     async *chunks() {
       try {
         for await (const chunk of handle.createReadStream({ start: 0, autoClose: false })) yield chunk as Buffer;

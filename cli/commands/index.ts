@@ -9,7 +9,20 @@ export interface CommandEntry {
   name: string;
   summary: string;
   load(): Promise<(program: Command) => void>;
+  /**
+   * Node options the command's process must start with (V8 heap sizes cannot change once node
+   * runs): the CLI starts node again with them for this command alone (cli/node-flags.ts).
+   */
+  nodeFlags?: readonly string[];
 }
+
+/**
+ * `skrya rank` keeps 100k results' scores and dedupe keys alive until it ranks them, so each young
+ * generation collection finds most of what it scans still alive, and V8 grows the young
+ * generation to its largest (two 64 MB semi-spaces, a quarter of rank's peak memory). Semi-spaces
+ * of 8 MB cut the peak without costing CPU (measured on the bench's 100k file; README Performance).
+ */
+const RANK_SEMI_SPACE_FLAG = '--max-semi-space-size=8';
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'stack', summary: 'the local Kafka broker and schema registry, started from Maven Central artifacts without Docker', load: async () => (await import('./stack.ts')).registerStackCommand },
@@ -24,9 +37,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'classify', summary: 'show the intent of a search query (spec 001), the signals behind it, its mode and freshness, and the sub-queries it expands to', load: async () => (await import('./classify.ts')).registerClassifyCommand },
   { name: 'route', summary: 'plan where to search (spec 004 source router): router input JSON in, routing plan JSON out; never searches', load: async () => (await import('./route.ts')).registerRouteCommand },
   { name: 'skills', summary: 'provider skills (spec 002): list, inspect, validate, run and smoke-test them', load: async () => (await import('./skills.ts')).registerSkillsCommand },
-  { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand },
+  { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand, nodeFlags: [RANK_SEMI_SPACE_FLAG] },
   { name: 'replay', summary: 're-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs', load: async () => (await import('./replay.ts')).registerReplayCommand },
   { name: 'dlq', summary: 'dead letters: list them, show one, re-drive them to their source topic after a fix', load: async () => (await import('./dlq.ts')).registerDlqCommand },
   { name: 'ui', summary: 'the operator view in a browser, read-only: fleet, run reports, pipeline health, replays (127.0.0.1 by default)', load: async () => (await import('./ui.ts')).registerUiCommand },
   { name: 'screen', summary: 'screen items for prompt injection as the scorer does: JSONL items in, one verdict {id, verdict, score, evidence} a line out', load: async () => (await import('./screen.ts')).registerScreenCommand },
 ];
+
+/** The command an argument list names (`skrya help <command>` too), if any: the first argument that is not an option. */
+export function requestedCommand(args: readonly string[]): CommandEntry | undefined {
+  const requested = args[0] === 'help' ? args[1] : args.find((arg) => !arg.startsWith('-'));
+  return COMMANDS.find((command) => command.name === requested);
+}

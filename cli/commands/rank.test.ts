@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
 import { openJsonlInput, streamInput, textInput, type RereadableInput } from '../jsonl-input.ts';
 import { providerResultSchema } from '../../schemas/ingest.ts';
-import { parseProviderResults, parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
+import { parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
+import { parseProviderResults } from './rank-reading.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
 const line = (fields: Record<string, unknown>) => JSON.stringify(fields);

@@ -1,13 +1,12 @@
-import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
-import { parseJsonLine, streamLineSpans } from '../json-lines.ts';
+import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type RereadableInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
-import { createRunRanking, type RankableItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
-import { validateItem, type ValidationContext, type ValidationReason } from '../../domain/validation/validate-item.ts';
+import { createRunRanking, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
+import { createTokenWords, plainProviderResult, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
+import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -26,49 +25,6 @@ export interface RankCommandOptions {
   keepDropped?: boolean;
 }
 
-/** A line the pipeline's validation (spec 000) would drop, and why. */
-export interface DroppedLine {
-  line: number;
-  title: string;
-  url: string;
-  reasons: ValidationReason[];
-}
-
-interface RankInputItem extends RankableItem {
-  result: ProviderResult;
-  line: number;
-}
-
-/** How a rank run validates: as fetched at the window's end, which is also its clock. Made once a run, not once an item. */
-export function rankValidationContext(windowEnd: string): ValidationContext {
-  return { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) };
-}
-
-/**
- * The pipeline's validation of one result, built the way the scorer builds its candidate: an item
- * without a title, without a body (content or snippet) or without anything tracing its source is
- * dropped (returned with its reasons), never ranked.
- */
-export function validateForRank(item: RankInputItem, windowEnd: string, context: ValidationContext = rankValidationContext(windowEnd)): DroppedLine | null {
-  const { result } = item;
-  // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
-  const validation = validateItem({
-    id: item.id,
-    title: result.title,
-    url: result.url || null,
-    source_name: result.source || null,
-    published_at: result.published_date,
-    fetched_at: windowEnd,
-    language: result.language,
-    content: result.content,
-    summary: result.snippet || null,
-    evidence_type: null,
-    confidence: null,
-  }, context);
-  if (validation.outcome !== 'dropped') return null;
-  return { line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') };
-}
-
 export function droppedLine(entry: DroppedLine): string {
   return JSON.stringify({ dropped: true, line: entry.line, url: entry.url, title: entry.title, reasons: entry.reasons.map(({ code, field, message }) => ({ code, field, message })) });
 }
@@ -76,71 +32,6 @@ export function droppedLine(entry: DroppedLine): string {
 /** One stderr line per dropped item: where it was and every reason. */
 export function describeDropped(entry: DroppedLine, fileLabel: string): string {
   return `${fileLabel} line ${entry.line}: dropped ${JSON.stringify(entry.title || entry.url || '(untitled)')}: ${entry.reasons.map((reason) => `${reason.code} (${reason.field}: ${reason.message})`).join('; ')}`;
-}
-
-const PROVIDER_RESULT_SHAPE = `one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`;
-
-/**
- * One JSONL line as a provider result (null for a blank line); a bad line is INVALID_INPUT naming
- * the line and what is wrong with it. `listLengths` counts each source's lines so far: lines of one
- * source are that provider's list, in its order, so the line order is the provider rank.
- */
-export function parseProviderResult(content: string, lineNumber: number, fileLabel: string, listLengths: Map<string, number>): RankInputItem | null {
-  const parsedLine = parseJsonLine(content, lineNumber, fileLabel, PROVIDER_RESULT_SHAPE);
-  if (parsedLine === null) return null;
-  let result = plainProviderResult(parsedLine.json);
-  if (result === null) {
-    const parsed = providerResultSchema.safeParse(parsedLine.json);
-    if (!parsed.success) {
-      throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
-    }
-    result = parsed.data;
-  }
-  const provider = result.source === '' ? 'unknown' : result.source;
-  const providerRank = (listLengths.get(provider) ?? 0) + 1;
-  listLengths.set(provider, providerRank);
-  return {
-    // Content-derived ids: equal scores break the same way whatever order the lines come in.
-    id: hash('sha256', JSON.stringify([result.source, result.url, result.title, result.snippet])).slice(0, 16),
-    url: result.url,
-    title: result.title,
-    snippet: result.snippet,
-    content: result.content,
-    published_at: result.published_date,
-    provider,
-    providerRank,
-    resultList: provider,
-    result,
-    line: lineNumber,
-  };
-}
-
-const isText = (value: unknown): value is string => typeof value === 'string';
-const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
-
-/**
- * providerResultSchema's reading of a parsed line in the usual case, checked by hand (a 100k-line
- * file pays zod's cost on every line otherwise): an object whose fields have their types or are
- * absent, absent ones given the schema's defaults. Null for anything else, which zod then reads
- * (and words the error for).
- */
-function plainProviderResult(json: unknown): ProviderResult | null {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
-  const { url, title = '', snippet = '', published_date = null, source = '', content = null, language = null, html } = json as Record<string, unknown>;
-  if (!isText(url) || !isText(title) || !isText(snippet) || !isTextOrNull(published_date) || !isText(source) || !isTextOrNull(content) || !isTextOrNull(language)) return null;
-  if (html !== undefined && !isTextOrNull(html)) return null;
-  return { url, title, snippet, published_date, source, content, language, html };
-}
-
-/** Every provider result of a JSONL text, in line order. */
-export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
-  const listLengths = new Map<string, number>();
-  const items: RankInputItem[] = [];
-  text.split('\n').forEach((content, index) => {
-    const item = parseProviderResult(content, index + 1, fileLabel, listLengths);
-    if (item !== null) items.push(item);
-  });
-  return items;
 }
 
 /**
@@ -194,22 +85,48 @@ export async function rankAndValidate(text: string, fileLabel: string, options: 
 const OUTPUT_CHUNK_LINES = 1_000;
 
 /**
- * Reads and validates each line as it comes and hands the ones validation keeps to the ranking,
- * which holds only their scores, what dedupe matches on and a KeptLine; the line's text is let go.
+ * Reads and validates each line as it comes (a batch at a time, on reading threads for a large
+ * file) and hands the ones validation keeps to the ranking in file order, which holds only their
+ * scores, what dedupe matches on and a KeptLine; the line's text is let go. A line that cannot be
+ * read fails the run, after every line before it, as it would read one line at a time.
  */
-async function readAndRank(input: RereadableInput, options: RankCommandOptions): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
+async function readAndRank(input: RereadableInput, options: RankCommandOptions, plan: ReadingPlan): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
   const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const listLengths = new Map<string, number>();
   const dropped: DroppedLine[] = [];
-  const validation = rankValidationContext(options.windowEnd);
-  for await (const spans of streamLineSpans(input.chunks())) {
-    for (const span of spans) {
-      const item = parseProviderResult(span.text, span.line, input.label, listLengths);
-      if (item === null) continue;
-      const drop = validateForRank(item, options.windowEnd, validation);
-      if (drop === null) run.add(item, { id: item.id, provider: item.provider, offset: span.offset, length: span.length });
-      else dropped.push(drop);
+  const readers = startReaders({ label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd }, plan);
+  const tables = readers.map(() => createTokenWords());
+  const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
+  const rankNext = async () => {
+    const { reader, batch } = reading.shift()!;
+    unpackBatch(await batch, tables[reader]!, listLengths, (kept, drop) => {
+      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, provider: kept.provider, offset: kept.offset, length: kept.length });
+      else dropped.push(drop!);
+    });
+  };
+  try {
+    const batches = lineBatches(input.chunks(), plan.batchBytes)[Symbol.asyncIterator]();
+    for (let sent = 0; ; sent++) {
+      let next: IteratorResult<LineBatch>;
+      try {
+        next = await batches.next();
+      } catch (error) {
+        // The input failed past the lines already sent: a bad line among them is the first failure.
+        while (reading.length > 0) await rankNext();
+        throw error;
+      }
+      if (next.done === true) break;
+      const reader = sent % readers.length;
+      const batch = readers[reader]!.read(next.value);
+      // Taken in file order below; a thread's failure must not go unheeded meanwhile.
+      batch.catch(() => {});
+      reading.push({ reader, batch });
+      // Two batches a reader in flight: each has the next one queued when it finishes one.
+      while (reading.length > 2 * readers.length) await rankNext();
     }
+    while (reading.length > 0) await rankNext();
+  } finally {
+    await Promise.all(readers.map((reader) => reader.close()));
   }
   return { ranked: run.finish(), dropped };
 }
@@ -219,8 +136,8 @@ async function readAndRank(input: RereadableInput, options: RankCommandOptions):
  * and hand the output to `write` in chunks (ranked lines, each read again from the input, then
  * the dropped ones with keepDropped).
  */
-export async function rankLines(input: RereadableInput, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>): Promise<{ dropped: DroppedLine[] }> {
-  const { ranked, dropped } = await readAndRank(input, options);
+export async function rankLines(input: RereadableInput, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[] }> {
+  const { ranked, dropped } = await readAndRank(input, options, plan);
   if (options.digest === true) {
     const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
     await write(renderDigest({

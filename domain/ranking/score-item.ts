@@ -80,6 +80,11 @@ export function hostOf(url: string | null): string | null {
   }
 }
 
+/** The rank component of an item at `providerRank` in its provider's list (RANK_NEUTRAL when unranked). */
+export function listRankComponent(providerRank: number | null | undefined, model: RankingModel = SHIPPED_RANKING): number {
+  return providerRank === undefined || providerRank === null ? model.fusion.rankNeutral : roundScore(singleListRank(providerRank, model.fusion.rrfK));
+}
+
 export function keywordText(item: ScorableItem): string {
   const body = item.snippet || item.summary || (item.content ? item.content.slice(0, KEYWORD_CONTENT_CHARS) : '');
   return `${item.title} ${body}`;
@@ -96,7 +101,7 @@ export function createItemScorer(context: ScoringContext, model: RankingModel = 
   if (windowEndMs === null) {
     throw new SkryaError('INVALID_INPUT', `window end ${JSON.stringify(context.windowEnd)} is not an ISO 8601 date-time`);
   }
-  const { authority, fusion } = model;
+  const { authority } = model;
   const weights = model.weights[intent];
   const queries = prepareQueries(context.subQueries);
   const boost = createBoostMatcher([...model.boost.domains[intent], ...(context.boostDomains ?? [])]);
@@ -110,7 +115,7 @@ export function createItemScorer(context: ScoringContext, model: RankingModel = 
     const boosted = host !== null && boost.matches(host);
     const authorityScore = roundScore(staleAuthority(Math.min(1, tier.score + (boosted ? model.boost.amount : 0)), fresh, intent, model.freshness));
     const score = roundScore((weights.keyword * keyword + weights.freshness * freshness + weights.authority * authorityScore) / contentWeight(weights));
-    const rank = item.providerRank === undefined || item.providerRank === null ? fusion.rankNeutral : roundScore(singleListRank(item.providerRank, fusion.rrfK));
+    const rank = listRankComponent(item.providerRank, model);
     return {
       score,
       components: {

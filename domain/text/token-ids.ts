@@ -8,10 +8,14 @@ import { isAsciiText, tokenize } from './tokenize.ts';
  * scanned here directly ([a-z0-9] runs after lower-casing, exactly what `tokenize` gives it);
  * other text goes through `tokenize` and its tokens are looked up the same way.
  */
-export interface TokenIds {
+export interface TokenIds extends TokenWords {
   /** The tokens of `text`, in order: their ids in `ids[0 .. count)` (valid until the next call). */
   read(text: string): number;
   readonly ids: Int32Array;
+}
+
+/** The tokens a table has given ids to. */
+export interface TokenWords {
   /** Distinct tokens seen so far; ids are 0 .. size - 1. */
   readonly size: number;
   /** The token an id stands for. */

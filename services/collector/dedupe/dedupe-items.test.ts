@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dedupeItems, differentVersions, rankOrder, versionKey, type DedupeCandidate } from './dedupe-items.ts';
+import { createTokenIds } from '../../../domain/text/token-ids.ts';
+import { createDedupeRun, dedupeItems, differentVersions, matchedText, matchKeys, rankOrder, versionKey, type DedupeCandidate } from './dedupe-items.ts';
 
 const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
   url: null,
@@ -284,5 +285,23 @@ describe('dedupeItems: a text made only of the run\'s common words', () => {
       ['previous', ['copy-of-previous']],
       ['older', []],
     ]);
+  });
+});
+
+describe('createDedupeRun: candidates read elsewhere (addRead)', () => {
+  it('clusters candidates whose words were read into several token tables as it clusters them added whole', () => {
+    const texts = [ARTICLE, OTHER_RELEASE, `${ARTICLE} Originally published on the project blog.`, 'A short note', OTHER_RELEASE.toUpperCase(), `Ünïcode: ${ARTICLE}`];
+    const items = texts.map((text, index) => candidate({ id: `id-${index}`, url: `https://site${index % 3}.example/post/${index}`, text, score: 0.9 - index * 0.1, provider: ['brave', 'exa'][index % 2]! }));
+    // Two readers, each with its own table that carries over from item to item, as two reading threads have.
+    const tables = [createTokenIds(), createTokenIds()];
+    const run = createDedupeRun<DedupeCandidate>();
+    items.forEach((item, index) => {
+      const table = tables[index % 2]!;
+      const count = table.read(matchedText(item));
+      run.addRead(matchKeys(item), { table, ids: table.ids.slice(0, count), start: 0, count }, item);
+    });
+    const read = run.finish();
+    expect(read).toEqual(dedupeItems(items));
+    expect(read.length).toBeLessThan(items.length);
   });
 });

@@ -1,6 +1,6 @@
 import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { isStopWord } from '../../../domain/text/tokenize.ts';
-import { createTokenIds } from '../../../domain/text/token-ids.ts';
+import { createTokenIds, type TokenWords } from '../../../domain/text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
 import { growArray } from '../../../domain/ranking/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
@@ -156,7 +156,49 @@ export const RUN_COMMON_MIN_ITEMS = 3;
  */
 export interface DedupeRun<K> {
   add(candidate: DedupeCandidate, keep: K): void;
+  /**
+   * A candidate already read elsewhere (`skrya rank`'s reading threads): its keys (matchKeys) and
+   * its title and text as token ids of `tokens.table`, a table this run may be handed again.
+   */
+  addRead(keys: MatchKeys, tokens: CandidateTokens, keep: K): void;
   finish(): DedupedItem<K>[];
+}
+
+/** What dedupe keeps of a candidate besides its words: matchKeys reads them from it. */
+export interface MatchKeys {
+  id: string;
+  url: string | null;
+  provider: string;
+  score: number | null;
+  contentHash?: string;
+  canonicalUrl: string | null;
+  /** versionKey of its title and text. */
+  version: string;
+}
+
+/** A candidate's title and text as tokens: ids[start .. start + count) in `table`. */
+export interface CandidateTokens {
+  table: TokenWords;
+  ids: Int32Array;
+  start: number;
+  count: number;
+}
+
+export function matchKeys(candidate: DedupeCandidate): MatchKeys {
+  return {
+    id: candidate.id,
+    url: candidate.url,
+    provider: candidate.provider,
+    score: candidate.score,
+    contentHash: candidate.contentHash,
+    canonicalUrl: candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints),
+    version: versionKey(candidate.title, candidate.text),
+  };
+}
+
+/** The text a candidate's words are read from. */
+export function matchedText(candidate: Pick<DedupeCandidate, 'title' | 'text'>): string {
+  return `${candidate.title} ${candidate.text}`;
 }
 
 export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
@@ -172,11 +214,16 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
  */
 const STOP_WORD = -1;
 
+/** One token table's ids as word ids (STOP_WORD for stop words), filled as the table grows. */
+interface TableWords {
+  wordOfToken: Int32Array<ArrayBuffer>;
+  registered: number;
+}
+
 function createWordTable(minContentTokens: number) {
-  const tokens = createTokenIds();
-  // Token id → word id (STOP_WORD for stop words), filled as tokens are first seen.
-  let wordOfToken = new Int32Array(1024);
-  let registered = 0;
+  // A word's id, by the word, whichever token table it came from.
+  const wordIds = new Map<string, number>();
+  const tables = new Map<TokenWords, TableWords>();
   const wordHighs: number[] = [];
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
@@ -189,30 +236,36 @@ function createWordTable(minContentTokens: number) {
   let tooShort = new Int32Array(1024);
   let count = 0;
 
-  function add(text: string): void {
-    const itemIndex = count++;
-    idStarts = growArray(idStarts, count + 1);
-    tooShort = growArray(tooShort, count);
-    const start = idCount;
-    const tokenCount = tokens.read(text);
-    const tokenIds = tokens.ids;
-    // Tokens first seen in this text: stop words are marked, the others become words (hashed once each).
-    wordOfToken = growArray(wordOfToken, tokens.size);
-    for (; registered < tokens.size; registered++) {
-      const token = tokens.word(registered);
-      if (isStopWord(token)) {
-        wordOfToken[registered] = STOP_WORD;
-        continue;
-      }
-      wordOfToken[registered] = wordHighs.length;
+  /** The word id of a token (STOP_WORD for a stop word); a new word is hashed once. */
+  function wordIdOf(token: string): number {
+    const known = wordIds.get(token);
+    if (known !== undefined) return known;
+    let id = STOP_WORD;
+    if (!isStopWord(token)) {
+      id = wordHighs.length;
       const { high, low } = featureHash(token);
       wordHighs.push(high);
       wordLows.push(low);
       documentFrequency.push(0);
       lastSeenIn.push(-1);
     }
+    wordIds.set(token, id);
+    return id;
+  }
+
+  function add({ table, ids: tokenIds, start: tokenStart, count: tokenCount }: CandidateTokens): void {
+    const itemIndex = count++;
+    idStarts = growArray(idStarts, count + 1);
+    tooShort = growArray(tooShort, count);
+    const start = idCount;
+    let words = tables.get(table);
+    if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(1024), registered: 0 }));
+    // Tokens the table has added since: each becomes its word's id.
+    words.wordOfToken = growArray(words.wordOfToken, table.size);
+    const { wordOfToken } = words;
+    for (; words.registered < table.size; words.registered++) wordOfToken[words.registered] = wordIdOf(table.word(words.registered));
     allIds = growArray(allIds, idCount + tokenCount);
-    for (let k = 0; k < tokenCount; k++) {
+    for (let k = tokenStart; k < tokenStart + tokenCount; k++) {
       const id = wordOfToken[tokenIds[k]!]!;
       if (id === STOP_WORD) continue;
       allIds[idCount++] = id;
@@ -310,6 +363,7 @@ interface NearDuplicateFeatures {
 export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
   const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS);
+  const tokens = createTokenIds();
   const keeps: K[] = [];
   // Per candidate, in plain arrays rather than an object each: these live until finish().
   const ids: string[] = [];
@@ -319,18 +373,23 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const urls: (string | null)[] = [];
   const providers: string[] = [];
   const versions: string[] = [];
+  function addRead(keys: MatchKeys, words: CandidateTokens, keep: K): void {
+    keeps.push(keep);
+    ids.push(keys.id);
+    scores.push(keys.score);
+    canonicals.push(keys.canonicalUrl);
+    contentHashes.push(keys.contentHash);
+    urls.push(keys.url);
+    providers.push(keys.provider);
+    versions.push(keys.version);
+    wordTable.add(words);
+  }
   return {
     add(candidate, keep) {
-      keeps.push(keep);
-      ids.push(candidate.id);
-      scores.push(candidate.score);
-      canonicals.push(candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints));
-      contentHashes.push(candidate.contentHash);
-      urls.push(candidate.url);
-      providers.push(candidate.provider);
-      versions.push(versionKey(candidate.title, candidate.text));
-      wordTable.add(`${candidate.title} ${candidate.text}`);
+      const count = tokens.read(matchedText(candidate));
+      addRead(matchKeys(candidate), { table: tokens, ids: tokens.ids, start: 0, count }, keep);
     },
+    addRead,
     finish() {
       const clustering = createClustering(wordTable.features(), versions, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
       const order = rankOrder(ids.map((id, index) => ({ id, score: scores[index]!, canonicalUrl: canonicals[index]!, contentHash: contentHashes[index] })));

@@ -2,9 +2,9 @@ import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
 import { fuseRun, type ListPlace } from '../../../domain/ranking/fusion.ts';
 import { SHIPPED_RANKING, type RankingModel } from '../../../domain/ranking/ranking-model.ts';
 import { createScoreColumns } from '../../../domain/ranking/score-columns.ts';
-import { createItemScorer, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
+import { createItemScorer, listRankComponent, type ItemScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
-import { createDedupeRun, rankOrder, type DedupeOptions, type MergeReason, type SourceRef } from './dedupe-items.ts';
+import { createDedupeRun, rankOrder, type CandidateTokens, type DedupeCandidate, type DedupeOptions, type MatchKeys, type MergeReason, type SourceRef } from './dedupe-items.ts';
 
 /**
  * One run's ranking, end to end: score every item, merge copies (dedupeItems), fuse in the
@@ -51,6 +51,24 @@ function nearDuplicateText(item: ScorableItem): string {
   return item.content || item.summary || item.snippet || '';
 }
 
+/** What dedupe reads of a scored item. */
+export function dedupeCandidate(item: RankableItem, score: number | null): DedupeCandidate {
+  return { id: item.id, url: item.url, canonicalHints: item.canonicalHints, provider: item.provider, title: item.title, text: nearDuplicateText(item), score };
+}
+
+/**
+ * An item scored and read for dedupe elsewhere (`skrya rank`'s reading threads), whose place in its
+ * provider's list is known only here: `score` is its score with any rank component, which `addRead`
+ * replaces with the one for `providerRank`.
+ */
+export interface ReadItem {
+  score: ItemScore;
+  keys: MatchKeys;
+  tokens: CandidateTokens;
+  providerRank: number | null;
+  resultList: string | null;
+}
+
 /**
  * One run's ranking fed an item at a time: `add` scores the item and hands dedupe what it matches
  * on, keeping only `keep`, the score (in ScoreColumns) and where the item stood in its provider's
@@ -60,6 +78,7 @@ function nearDuplicateText(item: ScorableItem): string {
  */
 export interface RunRanking<K> {
   add(item: RankableItem, keep: K): void;
+  addRead(item: ReadItem, keep: K): void;
   finish(): RankedRun<K>;
 }
 
@@ -93,16 +112,25 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
   // repeats of a line share an id, and their places then differ): rankItems has always resolved
   // places this way, and resolving each copy's own place changes rank components on real inputs.
   const lastById = new Map<string, number>();
+  /** Keeps an item's score and list place; its index, which dedupe is handed. */
+  function keepItem(id: string, score: ItemScore, resultList: string | null, providerRank: number | null, keep: K): number {
+    const index = keeps.length;
+    lastById.set(id, index);
+    keeps.push(keep);
+    scores.push(score);
+    lists.push(resultList);
+    listRanks.push(providerRank);
+    return index;
+  }
   return {
     add(item, keep) {
-      lastById.set(item.id, keeps.length);
       const score = scoreOf(item);
-      const index = keeps.length;
-      keeps.push(keep);
-      scores.push(score);
-      lists.push(item.resultList ?? null);
-      listRanks.push(item.providerRank ?? null);
-      dedupe.add({ id: item.id, url: item.url, canonicalHints: item.canonicalHints, provider: item.provider, title: item.title, text: nearDuplicateText(item), score: score.score }, index);
+      const index = keepItem(item.id, score, item.resultList ?? null, item.providerRank ?? null, keep);
+      dedupe.add(dedupeCandidate(item, score.score), index);
+    },
+    addRead({ score, keys, tokens, providerRank, resultList }, keep) {
+      const ranked = score.components === null ? score : { score: score.score, components: { ...score.components, rank: listRankComponent(providerRank, ranking) } };
+      dedupe.addRead(keys, tokens, keepItem(keys.id, ranked, resultList, providerRank, keep));
     },
     finish() {
       const clusters = dedupe.finish();

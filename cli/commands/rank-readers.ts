@@ -1,0 +1,75 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LineBatch } from '../json-lines.ts';
+import { createBatchReader, type ReadBatch, type ReadingSetup } from './rank-reading.ts';
+
+/**
+ * Who reads `skrya rank`'s batches: this thread, or reading threads that take the batches in turn
+ * while this thread ranks what they send back, in file order. A reader's batches come back in the
+ * order it was sent them, each with the words its token table added since its previous one.
+ */
+export interface BatchReader {
+  read(batch: LineBatch): Promise<ReadBatch>;
+  close(): Promise<void>;
+}
+
+/** How an input is read: by how many reading threads (0: this thread), in batches of about how many bytes. */
+export interface ReadingPlan {
+  threads: number;
+  batchBytes: number;
+}
+
+/** A batch's size: large enough that handing it over costs little, small enough that the threads start at once and finish together. */
+const BATCH_BYTES = 512 * 1024;
+/**
+ * Inputs smaller than this are read on this thread alone: a reading thread's start (its modules,
+ * about 0.1 s of CPU) costs more than it saves on a few thousand lines.
+ */
+const THREADED_MIN_BYTES = 8 * 1024 * 1024;
+/** Reading threads at most: with the thread that ranks, more than the machine's cores only wait on each other. */
+const MAX_READING_THREADS = 2;
+
+/** The plan for an input of `size` bytes (null: not known before it is read, as for stdin). */
+export function readingPlan(size: number | null, cores = availableParallelism()): ReadingPlan {
+  const threaded = size !== null && size >= THREADED_MIN_BYTES && cores > 1;
+  return { threads: threaded ? Math.min(MAX_READING_THREADS, cores) : 0, batchBytes: BATCH_BYTES };
+}
+
+export function startReaders(setup: ReadingSetup, plan: ReadingPlan): BatchReader[] {
+  if (plan.threads === 0) {
+    const read = createBatchReader(setup);
+    return [{ read: async (batch) => read(batch), close: async () => {} }];
+  }
+  return Array.from({ length: plan.threads }, () => startReadingThread(setup));
+}
+
+const THREAD_ENTRY = new URL('./rank-reading-thread.ts', import.meta.url);
+
+function startReadingThread(setup: ReadingSetup): BatchReader {
+  const worker = new Worker(THREAD_ENTRY, { workerData: setup });
+  const waiting: { resolve: (batch: ReadBatch) => void; reject: (error: Error) => void }[] = [];
+  let failed: Error | null = null;
+  let closing = false;
+  const fail = (error: Error) => {
+    failed ??= error;
+    for (const entry of waiting.splice(0)) entry.reject(failed);
+  };
+  worker.on('message', (batch: ReadBatch) => waiting.shift()?.resolve(batch));
+  worker.on('error', (error) => fail(new Error(`a reading thread of skrya rank failed: ${error.message}`, { cause: error })));
+  worker.on('exit', (code) => {
+    if (!closing) fail(new Error(`a reading thread of skrya rank exited with code ${code}`));
+  });
+  return {
+    read(batch) {
+      if (failed !== null) return Promise.reject(failed);
+      return new Promise<ReadBatch>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        worker.postMessage(batch, [batch.bytes.buffer]);
+      });
+    },
+    async close() {
+      closing = true;
+      await worker.terminate();
+    },
+  };
+}

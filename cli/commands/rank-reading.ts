@@ -1,0 +1,352 @@
+import { hash } from 'node:crypto';
+import { z } from 'zod';
+import { SkryaError, isSkryaError } from '../../runtime/errors.ts';
+import { parseJsonLine, type LineBatch } from '../json-lines.ts';
+import { providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
+import { createItemScorer, type ItemScore } from '../../domain/ranking/score-item.ts';
+import type { ScoreWeights } from '../../domain/ranking/intent-weights.ts';
+import { createTokenIds, type TokenWords } from '../../domain/text/token-ids.ts';
+import { validateItem, type ValidationContext, type ValidationReason } from '../../domain/validation/validate-item.ts';
+import { dedupeCandidate, matchedText, matchKeys, type RankableItem, type ReadItem } from '../../services/collector/index.ts';
+
+/**
+ * `skrya rank`'s reading of its input: each line parsed as a provider result, validated as the
+ * scorer validates it (spec 000), scored and read for dedupe. Lines are read a batch (a run of
+ * whole lines) at a time and the batch's results packed into a few arrays and one string, so a
+ * batch can be read on another thread (rank-reading-thread.ts) and handed back cheaply; the
+ * ranking takes the batches' items strictly in file order (unpackBatch).
+ */
+
+/** A line the pipeline's validation (spec 000) would drop, and why. */
+export interface DroppedLine {
+  line: number;
+  title: string;
+  url: string;
+  reasons: ValidationReason[];
+}
+
+export interface RankInputItem extends RankableItem {
+  result: ProviderResult;
+  line: number;
+}
+
+/** How a rank run validates: as fetched at the window's end, which is also its clock. Made once a run, not once an item. */
+export function rankValidationContext(windowEnd: string): ValidationContext {
+  return { producerName: 'skrya-rank', fetchedAt: windowEnd, now: new Date(windowEnd) };
+}
+
+/**
+ * The pipeline's validation of one result, built the way the scorer builds its candidate: an item
+ * without a title, without a body (content or snippet) or without anything tracing its source is
+ * dropped (returned with its reasons), never ranked.
+ */
+export function validateForRank(item: RankInputItem, windowEnd: string, context: ValidationContext = rankValidationContext(windowEnd)): DroppedLine | null {
+  const { result } = item;
+  // The item's own id is passed so validation does not hash one of its own (MISSING_ID is not reported here anyway).
+  const validation = validateItem({
+    id: item.id,
+    title: result.title,
+    url: result.url || null,
+    source_name: result.source || null,
+    published_at: result.published_date,
+    fetched_at: windowEnd,
+    language: result.language,
+    content: result.content,
+    summary: result.snippet || null,
+    evidence_type: null,
+    confidence: null,
+  }, context);
+  if (validation.outcome !== 'dropped') return null;
+  return { line: item.line, title: result.title, url: result.url, reasons: validation.reasons.filter((reason) => reason.code !== 'MISSING_ID') };
+}
+
+const PROVIDER_RESULT_SHAPE = `one object like {"url": …, "title": …, "snippet": …, "published_date": …, "source": …}`;
+
+/**
+ * One JSONL line as a provider result (null for a blank line), as an item not yet placed in its
+ * provider's list; a bad line is INVALID_INPUT naming the line and what is wrong with it.
+ */
+function parseProviderLine(content: string, lineNumber: number, fileLabel: string): RankInputItem | null {
+  const parsedLine = parseJsonLine(content, lineNumber, fileLabel, PROVIDER_RESULT_SHAPE);
+  if (parsedLine === null) return null;
+  let result = plainProviderResult(parsedLine.json);
+  if (result === null) {
+    const parsed = providerResultSchema.safeParse(parsedLine.json);
+    if (!parsed.success) {
+      throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
+    }
+    result = parsed.data;
+  }
+  const provider = result.source === '' ? 'unknown' : result.source;
+  return {
+    // Content-derived ids: equal scores break the same way whatever order the lines come in.
+    id: hash('sha256', JSON.stringify([result.source, result.url, result.title, result.snippet])).slice(0, 16),
+    url: result.url,
+    title: result.title,
+    snippet: result.snippet,
+    content: result.content,
+    published_at: result.published_date,
+    provider,
+    resultList: provider,
+    result,
+    line: lineNumber,
+  };
+}
+
+/** The next place in a provider's list: lines of one source are that provider's list, in its order, so the line order is the provider rank. */
+function nextListPlace(listLengths: Map<string, number>, provider: string): number {
+  const place = (listLengths.get(provider) ?? 0) + 1;
+  listLengths.set(provider, place);
+  return place;
+}
+
+/**
+ * One JSONL line as a provider result (null for a blank line); a bad line is INVALID_INPUT naming
+ * the line and what is wrong with it. `listLengths` counts each source's lines so far (the provider rank).
+ */
+export function parseProviderResult(content: string, lineNumber: number, fileLabel: string, listLengths: Map<string, number>): RankInputItem | null {
+  const item = parseProviderLine(content, lineNumber, fileLabel);
+  if (item !== null) item.providerRank = nextListPlace(listLengths, item.provider);
+  return item;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * providerResultSchema's reading of a parsed line in the usual case, checked by hand (a 100k-line
+ * file pays zod's cost on every line otherwise): an object whose fields have their types or are
+ * absent, absent ones given the schema's defaults. Null for anything else, which zod then reads
+ * (and words the error for).
+ */
+export function plainProviderResult(json: unknown): ProviderResult | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { url, title = '', snippet = '', published_date = null, source = '', content = null, language = null, html } = json as Record<string, unknown>;
+  if (!isText(url) || !isText(title) || !isText(snippet) || !isTextOrNull(published_date) || !isText(source) || !isTextOrNull(content) || !isTextOrNull(language)) return null;
+  if (html !== undefined && !isTextOrNull(html)) return null;
+  return { url, title, snippet, published_date, source, content, language, html };
+}
+
+/** Every provider result of a JSONL text, in line order. */
+export function parseProviderResults(text: string, fileLabel: string): RankInputItem[] {
+  const listLengths = new Map<string, number>();
+  const items: RankInputItem[] = [];
+  text.split('\n').forEach((content, index) => {
+    const item = parseProviderResult(content, index + 1, fileLabel, listLengths);
+    if (item !== null) items.push(item);
+  });
+  return items;
+}
+
+/** What a reader needs to know of the run: plain data, so it crosses to a reading thread. */
+export interface ReadingSetup {
+  label: string;
+  intent: Intent | null;
+  queries: string[];
+  boostDomains: string[];
+  windowEnd: string;
+}
+
+/** Per kept line: its byte offset and length, then its score's numbers (see readBatch). */
+const KEPT_NUMBERS = 9;
+const KEPT = 1;
+const DROPPED = 2;
+
+/**
+ * A batch read: for each line that is not blank, in order, whether it was kept or dropped; the
+ * kept ones' numbers, texts and tokens (ids in the reader's token table, whose words added since
+ * the reader's previous batch are `newWords`), the dropped ones as DroppedLine. `failure` is the
+ * first line that could not be read (the batch stops there), as the error it raised.
+ */
+export interface ReadBatch {
+  kinds: Uint8Array<ArrayBuffer>;
+  numbers: Float64Array<ArrayBuffer>;
+  texts: string;
+  textLengths: Int32Array<ArrayBuffer>;
+  tokens: Int32Array<ArrayBuffer>;
+  tokenCounts: Int32Array<ArrayBuffer>;
+  newWords: string[];
+  weights: ScoreWeights | null;
+  dropped: DroppedLine[];
+  failure: { code: 'INVALID_INPUT'; message: string; line: number } | null;
+}
+
+/** The buffers a ReadBatch can hand over to another thread without copying them. */
+export function transferables(batch: ReadBatch): ArrayBuffer[] {
+  return [batch.kinds.buffer, batch.numbers.buffer, batch.textLengths.buffer, batch.tokens.buffer, batch.tokenCounts.buffer];
+}
+
+/** Numbers that grow as a batch is read; `done` gives them in an array of their exact size. */
+function growingNumbers<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(make: (length: number) => A) {
+  let values = make(1024);
+  let count = 0;
+  return {
+    push(value: number) {
+      if (count === values.length) {
+        const larger = make(values.length * 2);
+        larger.set(values);
+        values = larger;
+      }
+      values[count++] = value;
+    },
+    done: (): A => values.slice(0, count) as A,
+  };
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * A reader of batches, in input order (its token table carries over from batch to batch): each
+ * line is read as `skrya rank` has always read it, and a kept line is scored as at the head of
+ * its provider's list (ReadItem: the ranking gives it its place).
+ */
+export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => ReadBatch {
+  const scoreOf = createItemScorer({ intent: setup.intent, subQueries: setup.queries, windowEnd: setup.windowEnd, boostDomains: setup.boostDomains });
+  const validation = rankValidationContext(setup.windowEnd);
+  const table = createTokenIds();
+  let reportedWords = 0;
+  return ({ bytes, firstLine, firstOffset, last }) => {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const kinds = growingNumbers((length) => new Uint8Array(length));
+    const numbers = growingNumbers((length) => new Float64Array(length));
+    const textLengths = growingNumbers((length) => new Int32Array(length));
+    const tokens = growingNumbers((length) => new Int32Array(length));
+    const tokenCounts = growingNumbers((length) => new Int32Array(length));
+    const texts: string[] = [];
+    const text = (value: string | null) => {
+      textLengths.push(value === null ? -1 : value.length);
+      if (value !== null) texts.push(value);
+    };
+    const dropped: DroppedLine[] = [];
+    let weights: ScoreWeights | null = null;
+    let failure: ReadBatch['failure'] = null;
+    let line = firstLine;
+    for (let start = 0; start < buffer.length || (last && start === buffer.length); line++) {
+      let end = buffer.indexOf(NEWLINE, start);
+      if (end === -1) end = buffer.length;
+      const lineStart = start;
+      start = end + 1;
+      let item: RankInputItem | null;
+      try {
+        item = parseProviderLine(buffer.toString('utf8', lineStart, end), line, setup.label);
+      } catch (error) {
+        if (!isSkryaError(error) || error.code !== 'INVALID_INPUT') throw error;
+        failure = { code: 'INVALID_INPUT', message: error.message, line };
+        break;
+      }
+      if (item === null) continue;
+      text(item.provider);
+      const drop = validateForRank(item, setup.windowEnd, validation);
+      if (drop !== null) {
+        kinds.push(DROPPED);
+        dropped.push(drop);
+        continue;
+      }
+      kinds.push(KEPT);
+      const score = scoreOf(item);
+      const candidate = dedupeCandidate(item, score.score);
+      const keys = matchKeys(candidate);
+      const components = score.components;
+      weights ??= components?.weights ?? null;
+      for (const value of [firstOffset + lineStart, end - lineStart, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
+      for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
+      const count = table.read(matchedText(candidate));
+      for (let k = 0; k < count; k++) tokens.push(table.ids[k]!);
+      tokenCounts.push(count);
+    }
+    const newWords: string[] = [];
+    for (; reportedWords < table.size; reportedWords++) newWords.push(table.word(reportedWords));
+    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), newWords, weights, dropped, failure };
+  };
+}
+
+/** A reader's token table as the thread that ranks knows it: the words it has been told of, by id. */
+export function createTokenWords(): TokenWords & { add(words: readonly string[]): void } {
+  const words: string[] = [];
+  return {
+    add(added) {
+      for (const word of added) words.push(word);
+    },
+    get size() {
+      return words.length;
+    },
+    word: (id) => words[id]!,
+  };
+}
+
+/** A kept line as the ranking gets it, and where the line is in the input. */
+export interface KeptRead {
+  item: ReadItem;
+  provider: string;
+  offset: number;
+  length: number;
+}
+
+/**
+ * A read batch's lines in order, for the thread that ranks: each kept line as a ReadItem placed in
+ * its provider's list (`listLengths` carries the places over from batch to batch), each dropped one
+ * as its DroppedLine. `table` is the reader's token table as known here (its new words are added
+ * first). A failed line is thrown, after the lines before it.
+ */
+export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTokenWords>, listLengths: Map<string, number>, visit: (kept: KeptRead | null, dropped: DroppedLine | null) => void): void {
+  table.add(batch.newWords);
+  const { kinds, numbers, texts, textLengths, tokens, tokenCounts, weights } = batch;
+  let textAt = 0;
+  let lengthAt = 0;
+  const next = (): string | null => {
+    const length = textLengths[lengthAt++]!;
+    if (length === -1) return null;
+    textAt += length;
+    return texts.slice(textAt - length, textAt);
+  };
+  let keptAt = 0;
+  let droppedAt = 0;
+  let tokenAt = 0;
+  for (const kind of kinds) {
+    const provider = next()!;
+    const providerRank = nextListPlace(listLengths, provider);
+    if (kind === DROPPED) {
+      visit(null, batch.dropped[droppedAt++]!);
+      continue;
+    }
+    const at = KEPT_NUMBERS * keptAt;
+    // The kept line's texts, in the order readBatch wrote them.
+    const id = next()!;
+    const url = next();
+    const canonicalUrl = next();
+    const version = next()!;
+    const basis = next();
+    const freshnessDate = next();
+    const authorityRule = next();
+    const authorityVersion = next();
+    const scored = numbers[at + 8] === 1;
+    const scoreValue = Number.isNaN(numbers[at + 2]!) ? null : numbers[at + 2]!;
+    const score: ItemScore = !scored || weights === null ? { score: scoreValue, components: null } : {
+      score: scoreValue,
+      components: {
+        keyword: numbers[at + 3]!,
+        freshness: numbers[at + 4]!,
+        authority: numbers[at + 5]!,
+        // The ranking sets the rank component from the place given here.
+        rank: 0,
+        authorityTier: numbers[at + 6]!,
+        freshnessBasis: basis as NonNullable<ItemScore['components']>['freshnessBasis'],
+        freshnessDate,
+        authorityRule,
+        authorityVersion: authorityVersion!,
+        boosted: numbers[at + 7] === 1,
+        weights,
+      },
+    };
+    const count = tokenCounts[keptAt]!;
+    visit({
+      item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
+      provider,
+      offset: numbers[at]!,
+      length: numbers[at + 1]!,
+    }, null);
+    tokenAt += count;
+    keptAt++;
+  }
+  if (batch.failure !== null) throw new SkryaError(batch.failure.code, batch.failure.message, { details: { line: batch.failure.line } });
+}
