@@ -5,6 +5,7 @@
  * vector is binary and scaled to unit length. Names are kept on request so a verdict can say which
  * features drove it.
  */
+import { growArray } from '../arrays/grow-array.ts';
 import { fnv1a } from './random.ts';
 
 export interface FeatureRecipe {
@@ -101,16 +102,9 @@ function asciiWords(text: string): number {
       if (!isAsciiWordPart(part)) break;
     }
     if (count === wordStarts.length) {
-      const size = count * 2;
-      const grownStarts = new Int32Array(size);
-      grownStarts.set(wordStarts);
-      wordStarts = grownStarts;
-      const grownEnds = new Int32Array(size);
-      grownEnds.set(wordEnds);
-      wordEnds = grownEnds;
-      const grownHashes = new Uint32Array(size);
-      grownHashes.set(wordHashes);
-      wordHashes = grownHashes;
+      wordStarts = growArray(wordStarts, count + 1);
+      wordEnds = growArray(wordEnds, count + 1);
+      wordHashes = growArray(wordHashes, count + 1);
     }
     wordStarts[count] = start;
     wordEnds[count] = index;

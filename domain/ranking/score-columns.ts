@@ -1,5 +1,5 @@
 import type { FreshnessBasis } from './freshness.ts';
-import { growArray } from './grow-array.ts';
+import { growArray } from '../arrays/grow-array.ts';
 import type { ScoreWeights } from './intent-weights.ts';
 import type { ItemScore, ScoreComponents } from './score-item.ts';
 

@@ -20,6 +20,7 @@
  * is never read here. The weights are built into the model cache on first use
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
+import { growArray } from '../arrays/grow-array.ts';
 import { bucketOf, featureBuckets, featureNames, forEachFeatureBucket, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
@@ -345,15 +346,9 @@ let inChunkBefore = new Uint8Array(4096);
 
 function growScratch(): void {
   const size = chunkBuckets.length * 2;
-  const buckets = new Int32Array(size);
-  buckets.set(chunkBuckets);
-  chunkBuckets = buckets;
-  const weights = new Float64Array(size);
-  weights.set(chunkWeights);
-  chunkWeights = weights;
-  const flags = new Uint8Array(size);
-  flags.set(inChunkBefore);
-  inChunkBefore = flags;
+  chunkBuckets = growArray(chunkBuckets, size);
+  chunkWeights = growArray(chunkWeights, size);
+  inChunkBefore = growArray(inChunkBefore, size);
 }
 
 /**

@@ -2,7 +2,7 @@ import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonica
 import { isStopWord } from '../../../domain/text/tokenize.ts';
 import { createTokenIds, type TokenWords } from '../../../domain/text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
-import { growArray } from '../../../domain/ranking/grow-array.ts';
+import { growArray } from '../../../domain/arrays/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
 
