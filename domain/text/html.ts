@@ -1,38 +1,9 @@
-/** Main-content extraction: Mozilla Readability over a linkedom document (no browser, no jsdom). */
-import { Readability } from '@mozilla/readability';
+/**
+ * HTML as text, read straight from htmlparser2's events. Main-content extraction, which needs a DOM,
+ * lives in readable-document.ts, so that code reading only text does not load one.
+ */
 import { Parser } from 'htmlparser2';
-import { parseHTML } from 'linkedom';
 import { cleanText } from './clean-text.ts';
-
-export interface ReadableDocument {
-  title: string;
-  text: string;
-  excerpt: string;
-  publishedTime: string | null;
-  siteName: string | null;
-  /** The page's declared language (html lang), if any. */
-  declaredLanguage: string | null;
-}
-
-export function readableDocument(html: string): ReadableDocument {
-  const { document } = parseHTML(html);
-  const titleTag = cleanText(document.querySelector('title')?.textContent);
-  const declaredLanguage = document.documentElement?.getAttribute('lang') || null;
-  const metaDate = metaContent(document, ['article:published_time', 'date', 'dc.date', 'pubdate']);
-  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
-  if (!article) {
-    const text = htmlToText(html).text;
-    return { title: titleTag, text, excerpt: '', publishedTime: metaDate, siteName: null, declaredLanguage };
-  }
-  return {
-    title: cleanText(article.title) || titleTag,
-    text: article.content ? htmlToText(article.content).text : normalizeParagraphs(article.textContent ?? ''),
-    excerpt: cleanText(article.excerpt),
-    publishedTime: article.publishedTime ?? metaDate,
-    siteName: article.siteName ? cleanText(article.siteName) : null,
-    declaredLanguage: article.lang || declaredLanguage,
-  };
-}
 
 /** Elements whose text is never rendered: dropped from the text entirely. */
 const UNRENDERED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'math']);
@@ -117,22 +88,4 @@ function blockText(text: string): string {
 /** Text of an HTML fragment (a search hit's title, a feed entry's content) on one line; see htmlToText. */
 export function htmlFragmentText(html: string): string {
   return cleanText(htmlToText(html).text);
-}
-
-function metaContent(document: ReturnType<typeof parseHTML>['document'], names: string[]): string | null {
-  for (const name of names) {
-    const element = document.querySelector(`meta[property="${name}"], meta[name="${name}"]`);
-    const content = element?.getAttribute('content');
-    if (content) return content;
-  }
-  return null;
-}
-
-/** Keeps paragraph breaks, drops the indentation and blank runs HTML leaves behind. */
-function normalizeParagraphs(text: string): string {
-  return text
-    .split(/\n\s*\n/)
-    .map((paragraph) => cleanText(paragraph))
-    .filter(Boolean)
-    .join('\n\n');
 }

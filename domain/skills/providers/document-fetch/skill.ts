@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SkryaError } from '../../../../runtime/errors.ts';
 import type { ProviderResult } from '../../../../schemas/ingest.ts';
 import { normalizeDate } from '../../../text/dates.ts';
-import { readableDocument } from '../../../text/html.ts';
+import { readableDocument } from '../../../text/readable-document.ts';
 import { detectLanguage } from '../../../text/language.ts';
 import { cleanText, hostOf, snippetOf } from '../../../text/clean-text.ts';
 import { skillOutputSchema } from '../../output-schema.ts';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ProviderResult } from '../../../../schemas/ingest.ts';
 import type { LocalNotesEnvelope } from '../../adapters/local-files-transport.ts';
-import { readableDocument } from '../../../text/html.ts';
+import { readableDocument } from '../../../text/readable-document.ts';
 import { noteDate, noteHeading, splitFrontMatter } from '../../../text/note-meta.ts';
 import { detectLanguage } from '../../../text/language.ts';
 import { cleanText, snippetOf } from '../../../text/clean-text.ts';
