@@ -16,7 +16,7 @@ import { loadConfig, type SkryaConfig } from '../runtime/config.ts';
 import { SkryaError } from '../runtime/errors.ts';
 import { allowEverything, createKafka } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { INFRA_DIR, ensureKafkaArtifacts, isAlive, portAcceptsConnections, requireCommand, waitFor, type Report } from './local-stack.ts';
+import { INFRA_DIR, ensureKafkaArtifacts, isAlive, newKraftClusterId, portAcceptsConnections, requireCommand, waitFor, type Report } from './local-stack.ts';
 import { ensureTlsMaterial, type TlsMaterial } from './tls-material.ts';
 
 export const CLUSTER_USERS = ['admin', 'skrya', 'outsider'] as const;
@@ -241,8 +241,8 @@ export async function startNode(settings: ClusterSettings, node: number, report:
   fs.writeFileSync(path.join(dir, 'server.properties'), serverProperties(settings, node, passwords, tls, dataDir), { mode: 0o600 });
   if (!fs.existsSync(path.join(dataDir, 'meta.properties'))) {
     const idFile = path.join(settings.stateDir, 'cluster.id');
-    // KRaft cluster ids are 16 random bytes, base64url; every node of the cluster shares one.
-    if (!fs.existsSync(idFile)) fs.writeFileSync(idFile, randomBytes(16).toString('base64url'));
+    // Every node of the cluster shares one id.
+    if (!fs.existsSync(idFile)) fs.writeFileSync(idFile, newKraftClusterId());
     formatStorage(settings, node, classpath, log4j, fs.readFileSync(idFile, 'utf8'), passwords);
   }
   for (const port of Object.values(nodePorts(settings, node))) {

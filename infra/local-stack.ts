@@ -30,6 +30,18 @@ export interface StackSettings extends StackPaths {
   registryJavaHome: string;
 }
 
+/**
+ * A KRaft cluster id: 16 random bytes, base64url without padding, never starting with '-'. The
+ * storage tool's argument parser reads `-t -abc…` as a missing value followed by an option, so one
+ * id in 64 failed the format (Kafka's own Uuid.randomUuid draws again for the same reason).
+ */
+export function newKraftClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
 export function stackSettings(config: SkryaConfig): StackSettings {
   return {
     stateDir: path.resolve(config.SKRYA_STACK_DIR),
@@ -305,8 +317,7 @@ async function startKafka(settings: StackSettings, report: Report): Promise<void
   const classpath = `${lib}/*`;
   const log4j = `-Dlog4j2.configurationFile=${path.join(INFRA_DIR, 'kafka-log4j2.xml')}`;
   if (!fs.existsSync(path.join(dataDir, 'meta.properties'))) {
-    // KRaft cluster ids are 16 random bytes, base64url without padding.
-    const clusterId = randomBytes(16).toString('base64url');
+    const clusterId = newKraftClusterId();
     const format = spawnSync('java', ['-cp', classpath, log4j, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', propertiesPath], { encoding: 'utf8' });
     fs.appendFileSync(logFile(settings, 'kafka'), `${format.stdout}${format.stderr}`);
     if (format.status !== 0) throw stackError('format kafka storage', 'kafka.tools.StorageTool format failed', logFile(settings, 'kafka'));
