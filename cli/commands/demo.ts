@@ -114,7 +114,7 @@ export function registerDemoCommand(program: Command): void {
       } finally {
         await stages.stop();
       }
-      say('done; look at the run in a browser with: npx skrya ui (then http://127.0.0.1:8470/)');
-      say('the local stack keeps running (stop it with: npx skrya stack down)');
+      say('done; look at the run in a browser with: npm run skrya -- ui (then http://127.0.0.1:8470/)');
+      say('the local stack keeps running (stop it with: npm run skrya -- stack down)');
     });
 }
