@@ -3,19 +3,17 @@
  * checked at every boundary. The Avro contracts beside this file carry the same fields on the wire.
  */
 import { z } from 'zod';
+import { FRESHNESS, INTENTS } from './intents.ts';
+
+export { FRESHNESS, INTENTS, type Freshness, type Intent } from './intents.ts';
 
 // Spec 000's recommended names, plus local_file (spec 004's local source: a folder of notes).
 export const CAPABILITIES = ['rss_feed', 'web_search', 'news_search', 'site_search', 'social_search', 'document_fetch', 'local_file'] as const;
 export const capabilitySchema = z.enum(CAPABILITIES);
 export type Capability = z.infer<typeof capabilitySchema>;
 
-export const INTENTS = ['factual', 'status', 'comparison', 'tutorial', 'exploratory', 'news', 'resource'] as const;
 export const intentSchema = z.enum(INTENTS);
-export type Intent = z.infer<typeof intentSchema>;
-
-export const FRESHNESS = ['pd', 'pw', 'pm', 'py'] as const;
 export const freshnessSchema = z.enum(FRESHNESS);
-export type Freshness = z.infer<typeof freshnessSchema>;
 
 export const isoDateTime = z.iso.datetime({ offset: true });
 

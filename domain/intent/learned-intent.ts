@@ -11,14 +11,13 @@
  * The test split is only read by the quality report. Weights live in the git-ignored model cache,
  * rebuilt when this recipe or any source that defines it changes.
  */
-import { INTENTS, type Intent } from '../../schemas/ingest.ts';
+import { createRequire } from 'node:module';
+import { INTENTS, type Intent } from '../../schemas/intents.ts';
 import { bucketOf, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, probabilities, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
-import { generateIntentQueries } from './corpus/generate-queries.ts';
 import type { DetectedSignal } from './detect-signals.ts';
 import { normalizeQuery } from './normalize-query.ts';
-import { realQueries } from './real-queries/real-queries.ts';
 
 export interface IntentRecipe {
   version: number;
@@ -57,6 +56,7 @@ export const INTENT_RECIPE: IntentRecipe = {
 
 const MODEL_SOURCES = [
   'domain/intent/learned-intent.ts',
+  'domain/intent/intent-training-set.ts',
   'domain/intent/corpus/generate-queries.ts',
   'domain/intent/corpus/train-families.ts',
   'domain/intent/real-queries/extract-queries.ts',
@@ -131,8 +131,9 @@ export interface IntentModel {
 
 /** Trains on the generated queries of `splits` and, repeated as the recipe says, the real queries of the same splits. */
 export function trainIntentModel(recipe: IntentRecipe, detect: (query: string) => DetectedSignal[], splits: readonly string[] = recipe.trainSplits): LinearModel {
-  const real = recipe.realQueryRepeats > 0 ? realQueries().filter((row) => splits.includes(row.split)) : [];
-  const rows = [...generateIntentQueries().filter((row) => splits.includes(row.split)), ...Array.from({ length: recipe.realQueryRepeats }, () => real).flat()];
+  // Loaded here, not imported: a classify run with a cached model never needs the corpora (intent-training-set.ts).
+  const { intentTrainingRows } = createRequire(import.meta.url)('./intent-training-set.ts') as typeof import('./intent-training-set.ts');
+  const rows = intentTrainingRows(splits, recipe.realQueryRepeats);
   const examples = rows.map((row) => ({ vector: queryVector(row.query, detect(row.query), recipe), label: INTENTS.indexOf(row.intent) }));
   return train(examples, INTENTS.length, recipe.features.bits, recipe.training);
 }

@@ -1,0 +1,10 @@
+/**
+ * The intents of a search query and the freshness windows (spec 000) as plain constants, apart from
+ * their zod schemas in ingest.ts: query classification needs the names alone, and loading zod is
+ * most of a short command's start-up.
+ */
+export const INTENTS = ['factual', 'status', 'comparison', 'tutorial', 'exploratory', 'news', 'resource'] as const;
+export type Intent = (typeof INTENTS)[number];
+
+export const FRESHNESS = ['pd', 'pw', 'pm', 'py'] as const;
+export type Freshness = (typeof FRESHNESS)[number];
