@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
 import { classifyQuery, type QueryClassification } from '../../domain/intent/classify-query.ts';
@@ -22,7 +21,14 @@ export function formatClassification(query: string, result: QueryClassification)
   return `${lines.join('\n')}\n`;
 }
 
-const jsonlQuerySchema = z.union([z.string(), z.looseObject({ id: z.union([z.string(), z.number()]).optional(), query: z.string() })]);
+/** A line's query and id: a JSON string, or an object with a string `query` and an optional string or number `id`; null for anything else. (Checked by hand: zod would be most of classify's start-up.) */
+function jsonlQuery(json: unknown): { id?: string | number | undefined; query: string } | null {
+  if (typeof json === 'string') return { query: json };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { id, query } = json as Record<string, unknown>;
+  if (typeof query !== 'string' || !(id === undefined || typeof id === 'string' || typeof id === 'number')) return null;
+  return { id, query };
+}
 
 /**
  * `--jsonl`: one query a line (a JSON string, or an object with `query` and optional `id`; other
@@ -32,10 +38,9 @@ const jsonlQuerySchema = z.union([z.string(), z.looseObject({ id: z.union([z.str
 export function classifyJsonLines(text: string, sourceLabel: string, now: Date = new Date()): string {
   const queries: Array<{ id?: string | number | undefined; query: string }> = [];
   for (const { json, where, line } of jsonLines(text, sourceLabel, `"a query" or {"id": …, "query": "…"}`)) {
-    const parsed = jsonlQuerySchema.safeParse(json);
-    const query = parsed.success ? (typeof parsed.data === 'string' ? parsed.data : parsed.data.query) : '';
-    if (!parsed.success || query.trim() === '') throw new SkryaError('INVALID_INPUT', `${where} has no query: each line must be "a query" or {"id": …, "query": "…"}`, { details: { line } });
-    queries.push({ id: typeof parsed.data === 'string' ? undefined : parsed.data.id, query });
+    const parsed = jsonlQuery(json);
+    if (parsed === null || parsed.query.trim() === '') throw new SkryaError('INVALID_INPUT', `${where} has no query: each line must be "a query" or {"id": …, "query": "…"}`, { details: { line } });
+    queries.push(parsed);
   }
   return queries.map(({ id, query }) => `${JSON.stringify({ ...(id === undefined ? {} : { id }), query, ...classifyQuery(query, { now }) })}\n`).join('');
 }

@@ -1,12 +1,5 @@
-import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
-
-const glossaryFileSchema = z.object({
-  version: z.literal(1),
-  description: z.string(),
-  dropped: z.array(z.string().min(1)),
-  terms: z.record(z.string().min(1), z.string().min(1)),
-}).strict();
+import { isNonEmptyString, isRecord, nonEmptyStrings, unknownKeys } from './data-file-checks.ts';
 
 export interface Glossary {
   terms: ReadonlyMap<string, string>;
@@ -14,12 +7,25 @@ export interface Glossary {
   longestKey: number;
 }
 
+/** What is wrong with a glossary file ({version: 1, description, dropped: [phrase], terms: {phrase: English}}), or null. */
+function glossaryFileProblem(raw: unknown): string | null {
+  if (!isRecord(raw)) return 'not a JSON object';
+  const extra = unknownKeys(raw, ['version', 'description', 'dropped', 'terms']);
+  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
+  if (raw.version !== 1) return 'version must be 1';
+  if (typeof raw.description !== 'string') return 'description must be a string';
+  if (!nonEmptyStrings(raw.dropped)) return 'dropped must be a list of non-empty strings';
+  if (!isRecord(raw.terms) || Object.entries(raw.terms).some(([chinese, english]) => chinese === '' || !isNonEmptyString(english))) return 'terms must map non-empty phrases to non-empty English';
+  return null;
+}
+
 /** Validates the glossary data file; a broken file is CONFIG_INVALID. */
 export function buildGlossary(raw: unknown): Glossary {
-  const parsed = glossaryFileSchema.safeParse(raw);
-  if (!parsed.success) throw new SkryaError('CONFIG_INVALID', `Chinese–English glossary is invalid: ${parsed.error.message}`);
-  const terms = new Map(Object.entries(parsed.data.terms));
-  const dropped = new Set(parsed.data.dropped);
+  const problem = glossaryFileProblem(raw);
+  if (problem !== null) throw new SkryaError('CONFIG_INVALID', `Chinese–English glossary is invalid: ${problem}`);
+  const file = raw as { dropped: string[]; terms: Record<string, string> };
+  const terms = new Map(Object.entries(file.terms));
+  const dropped = new Set(file.dropped);
   const longestKey = Math.max(1, ...[...terms.keys(), ...dropped].map((key) => key.length));
   return { terms, dropped, longestKey };
 }

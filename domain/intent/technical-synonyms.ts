@@ -1,25 +1,41 @@
-import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { closestWord } from './correct-typos.ts';
-
-const synonymFileSchema = z.object({
-  version: z.literal(1),
-  description: z.string(),
-  entries: z.array(z.object({
-    term: z.string().min(1),
-    canonical: z.string().min(1),
-    /** Also an ordinary word ("go", "node", "os"): expanded only in its `form` casing or beside a context term. */
-    ambiguous: z.boolean().default(false),
-    form: z.string().min(1).optional(),
-  }).strict().refine((entry) => !entry.ambiguous || entry.form !== undefined, { message: 'an ambiguous term needs its form' })),
-  contextTerms: z.array(z.string().min(1)),
-}).strict();
+import { isNonEmptyString, isRecord, nonEmptyStrings, unknownKeys } from './data-file-checks.ts';
 
 interface SynonymEntry {
   term: string;
   canonical: string;
+  /** Also an ordinary word ("go", "node", "os"): expanded only in its `form` casing or beside a context term. */
   ambiguous: boolean;
   form: string | undefined;
+}
+
+/** What is wrong with one entry ({term, canonical, ambiguous?, form?}), or null. */
+function entryProblem(entry: unknown): string | null {
+  if (!isRecord(entry)) return 'not an object';
+  const extra = unknownKeys(entry, ['term', 'canonical', 'ambiguous', 'form']);
+  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
+  if (!isNonEmptyString(entry.term) || !isNonEmptyString(entry.canonical)) return 'term and canonical must be non-empty strings';
+  if (entry.ambiguous !== undefined && typeof entry.ambiguous !== 'boolean') return 'ambiguous must be true or false';
+  if (entry.form !== undefined && !isNonEmptyString(entry.form)) return 'form must be a non-empty string';
+  if (entry.ambiguous === true && entry.form === undefined) return 'an ambiguous term needs its form';
+  return null;
+}
+
+/** What is wrong with a synonym file ({version: 1, description, entries, contextTerms}), or null. */
+function synonymFileProblem(raw: unknown): string | null {
+  if (!isRecord(raw)) return 'not a JSON object';
+  const extra = unknownKeys(raw, ['version', 'description', 'entries', 'contextTerms']);
+  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
+  if (raw.version !== 1) return 'version must be 1';
+  if (typeof raw.description !== 'string') return 'description must be a string';
+  if (!Array.isArray(raw.entries)) return 'entries must be a list';
+  for (const [index, entry] of raw.entries.entries()) {
+    const problem = entryProblem(entry);
+    if (problem !== null) return `entries[${index}]: ${problem}`;
+  }
+  if (!nonEmptyStrings(raw.contextTerms)) return 'contextTerms must be a list of non-empty strings';
+  return null;
 }
 
 export interface SynonymTable {
@@ -43,14 +59,15 @@ const WORD = new RegExp(`${before}[A-Za-z][A-Za-z0-9.+#-]*${after}`, 'gu');
 
 /** Validates the synonym data file and prepares its matchers; a broken file is CONFIG_INVALID. */
 export function buildSynonymTable(raw: unknown): SynonymTable {
-  const parsed = synonymFileSchema.safeParse(raw);
-  if (!parsed.success) throw new SkryaError('CONFIG_INVALID', `technical synonym table is invalid: ${parsed.error.message}`);
-  const entries = parsed.data.entries;
-  const byTerm = new Map(entries.map((entry) => [entry.term.toLowerCase(), { ...entry, form: entry.form }]));
+  const problem = synonymFileProblem(raw);
+  if (problem !== null) throw new SkryaError('CONFIG_INVALID', `technical synonym table is invalid: ${problem}`);
+  const file = raw as { entries: Array<{ term: string; canonical: string; ambiguous?: boolean; form?: string }>; contextTerms: string[] };
+  const entries: SynonymEntry[] = file.entries.map((entry) => ({ term: entry.term, canonical: entry.canonical, ambiguous: entry.ambiguous ?? false, form: entry.form }));
+  const byTerm = new Map(entries.map((entry) => [entry.term.toLowerCase(), entry]));
   // Longer terms first, so "ci/cd" wins over a shorter term that could split it.
   const alternatives = [...byTerm.keys()].sort((left, right) => right.length - left.length).map(escapeRegExp);
   const matcher = new RegExp(`${before}(?:${alternatives.join('|')})${after}`, 'giu');
-  const contextTerms = parsed.data.contextTerms;
+  const contextTerms = file.contextTerms;
   const hasCjk = (text: string) => /\p{Script=Han}/u.test(text);
   const contextWords = new Set([
     ...contextTerms.filter((term) => !hasCjk(term)).map((term) => term.toLowerCase()),
