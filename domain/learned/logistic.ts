@@ -88,22 +88,32 @@ export function serializeModel(model: LinearModel): Buffer {
   return Buffer.concat([header, Buffer.from(model.bias.buffer, model.bias.byteOffset, model.bias.byteLength), Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength)]);
 }
 
+/**
+ * The model in `bytes` (serializeModel's layout). Where the floats start 4-aligned in memory (as in
+ * a file packArtifact wrote and readFileSync read) the weights are a view of those bytes, not a
+ * copy: a model is megabytes, and copying it was most of a classify run's own work.
+ */
 export function deserializeModel(bytes: Buffer): LinearModel {
   const classes = bytes.readUInt32LE(0);
   const dimensions = bytes.readUInt32LE(4);
-  const copy = new Uint8Array(bytes.byteLength - 8);
-  copy.set(bytes.subarray(8));
-  const floats = new Float32Array(copy.buffer);
-  if (floats.length !== classes + classes * dimensions) throw new Error(`model file holds ${floats.length} floats, expected ${classes + classes * dimensions}`);
-  return { classes, dimensions, bias: floats.slice(0, classes), weights: floats.slice(classes) };
+  const floatBytes = bytes.subarray(8);
+  const aligned = floatBytes.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0 ? floatBytes : Uint8Array.from(floatBytes);
+  if (aligned.byteLength !== (classes + classes * dimensions) * Float32Array.BYTES_PER_ELEMENT) throw new Error(`model file holds ${aligned.byteLength / Float32Array.BYTES_PER_ELEMENT} floats, expected ${classes + classes * dimensions}`);
+  const floats = new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / Float32Array.BYTES_PER_ELEMENT);
+  return { classes, dimensions, bias: floats.subarray(0, classes), weights: floats.subarray(classes) };
 }
 
-/** A model file: a JSON header (calibration, figures, recipe) followed by the weights. */
+/**
+ * A model file: a JSON header (calibration, figures, recipe) followed by the weights. The header is
+ * padded with spaces (still the same JSON) so the floats start at a multiple of 4 bytes and can be
+ * read in place.
+ */
 export function packArtifact(meta: unknown, model: LinearModel): Buffer {
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
+  const padded = Buffer.concat([json, Buffer.alloc((4 - (json.length % 4)) % 4, ' ')]);
   const length = Buffer.alloc(4);
-  length.writeUInt32LE(json.length, 0);
-  return Buffer.concat([length, json, serializeModel(model)]);
+  length.writeUInt32LE(padded.length, 0);
+  return Buffer.concat([length, padded, serializeModel(model)]);
 }
 
 export function unpackArtifact(bytes: Buffer): { meta: unknown; model: LinearModel } {
