@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { originalSpan } from './mapped-text.ts';
-import { normalizeQuery, tidyQuery } from './normalize-query.ts';
+import { graphemesOf, normalizeQuery, tidyQuery } from './normalize-query.ts';
 
 describe('normalizeQuery', () => {
   it.each<[string, string]>([
@@ -29,5 +29,25 @@ describe('normalizeQuery', () => {
 describe('tidyQuery', () => {
   it('keeps case, folds width and whitespace', () => {
     expect(tidyQuery('  Ｋａｆｋａ   4.0\n発表 ')).toBe('Kafka 4.0 発表');
+  });
+});
+
+describe('graphemesOf', () => {
+  const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+  const bySegmenter = (text: string) => [...segmenter.segment(text)].map(({ segment, index }) => ({ segment, index }));
+  const byGraphemesOf = (text: string) => [...graphemesOf(text)].map(({ segment, index }) => ({ segment, index }));
+
+  it('splits every character of the Basic Multilingual Plane, alone, doubled and between letters, as Intl.Segmenter does', () => {
+    const differing: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const text = `a${String.fromCharCode(code)}${String.fromCharCode(code)}b`;
+      if (JSON.stringify(byGraphemesOf(text)) !== JSON.stringify(bySegmenter(text))) differing.push(code.toString(16));
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it.each(['how to\r\nadd swap', 'a\r\rb\n\nc', 'Rust 异步编程，怎么学？', 'e\u0301 combining', 'café 👍🏽 flags 🇫🇷', '한국어 질문', 'ｗｈａｔ　ｉｓ　ｋ８ｓ？'])('matches Intl.Segmenter on %j', (text) => {
+    expect(byGraphemesOf(text)).toEqual(bySegmenter(text));
   });
 });
