@@ -1,6 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyJsonLines, registerClassifyCommand } from './classify.ts';
@@ -74,6 +76,9 @@ describe('skrya classify --jsonl', () => {
     ['broken JSON', '"ok"\n{oops', 2],
     ['an object without a query', '"ok"\n"fine"\n{"id": "x"}', 3],
     ['a blank query', '{"query": "   "}', 1],
+    ['a query that is not a string', '{"query": 7}', 1],
+    ['an id that is neither string nor number', '"ok"\n{"id": null, "query": "kafka"}', 2],
+    ['a list', '["kafka"]', 1],
   ])('fails on %s with INVALID_INPUT naming the line', (_name, text, line) => {
     expect(() => classifyJsonLines(text, 'q.jsonl', now)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining(`q.jsonl line ${line}`) }));
   });
@@ -88,5 +93,29 @@ describe('skrya classify --jsonl', () => {
 
   it('says which file it cannot read', async () => {
     await expect(runClassify(['--jsonl', '/nonexistent/skrya/queries.jsonl'])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('skrya classify start-up', () => {
+  // What one run loads decides how soon it answers: the cached model and the code that applies it,
+  // not the corpora the model was trained on (and their HTML parser), nor zod.
+  it('loads no training corpus, HTML parser or zod when the model is cached', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skrya-classify-modules-'));
+    const hook = join(dir, 'record-modules.mjs');
+    const list = join(dir, 'modules.txt');
+    await writeFile(hook, [
+      "import { registerHooks } from 'node:module';",
+      "import { writeFileSync } from 'node:fs';",
+      'const loaded = [];',
+      'registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });',
+      `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, loaded.join('\\n')));`,
+    ].join('\n'));
+    const cli = fileURLToPath(new URL('../../bin/skrya.js', import.meta.url));
+    const run = spawnSync(process.execPath, ['--import', hook, cli, 'classify', 'how to add swap on ubuntu'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^intent {6}tutorial$/mu);
+    const loaded = (await readFile(list, 'utf8')).split('\n');
+    expect(loaded).toContainEqual(expect.stringMatching(/domain\/learned\/logistic\.ts$/u));
+    expect(loaded.filter((url) => /\/node_modules\/(?:zod|htmlparser2|entities)\/|\/domain\/intent\/(?:corpus|real-queries)\/|intent-training-set\.ts$/u.test(url))).toEqual([]);
   });
 });

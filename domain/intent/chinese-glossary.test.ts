@@ -39,6 +39,9 @@ describe('buildGlossary', () => {
     ['a list instead of a map', { ...shippedGlossary, terms: ['异步'] }],
     ['an empty translation', { ...shippedGlossary, terms: { 异步: '' } }],
     ['a missing version', { description: '', dropped: [], terms: {} }],
+    ['an unknown field', { ...shippedGlossary, extra: true }],
+    ['an empty dropped phrase', { ...shippedGlossary, dropped: ['的', ''] }],
+    ['an empty phrase', { ...shippedGlossary, terms: { '': 'async' } }],
   ])('rejects %s with CONFIG_INVALID', (_case, raw) => {
     expect(() => buildGlossary(raw)).toThrowError(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });

@@ -56,6 +56,10 @@ describe('buildSynonymTable', () => {
     ['wrong version', { ...shippedSynonyms, version: 2 }],
     ['an ambiguous term without its form', { ...shippedSynonyms, entries: [{ term: 'go', canonical: 'Golang', ambiguous: true }] }],
     ['an unknown field', { ...shippedSynonyms, extra: true }],
+    ['an unknown field in an entry', { ...shippedSynonyms, entries: [{ term: 'k8s', canonical: 'Kubernetes', note: 'x' }] }],
+    ['an empty canonical name', { ...shippedSynonyms, entries: [{ term: 'k8s', canonical: '' }] }],
+    ['ambiguous given as text', { ...shippedSynonyms, entries: [{ term: 'go', canonical: 'Golang', ambiguous: 'yes', form: 'Go' }] }],
+    ['an empty context term', { ...shippedSynonyms, contextTerms: ['kafka', ''] }],
   ])('rejects %s with CONFIG_INVALID', (_case, raw) => {
     expect(() => buildSynonymTable(raw)).toThrowError(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });

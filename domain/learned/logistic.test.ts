@@ -50,6 +50,21 @@ describe('hashed features and logistic regression', () => {
     for (const example of examples) expect(Math.round(probabilities(loaded, example.vector)[1] ?? 0)).toBe(example.label);
   });
 
+  it('reads the weights of an artifact in place, and copies them only from unaligned bytes', () => {
+    const model = train(examples, 2, recipe.bits, options);
+    for (const meta of [{}, { a: 1 }, { ab: 1 }, { abc: 1 }]) {
+      const packed = packArtifact(meta, model);
+      const inPlace = unpackArtifact(packed).model;
+      expect(inPlace.weights.buffer).toBe(packed.buffer);
+      expect(serializeModel(inPlace).equals(serializeModel(model))).toBe(true);
+      // The same bytes one byte further into a buffer: the floats cannot be viewed there.
+      const shifted = Buffer.concat([Buffer.alloc(1), packed]).subarray(1);
+      const copied = unpackArtifact(shifted).model;
+      expect(copied.weights.buffer).not.toBe(shifted.buffer);
+      expect(serializeModel(copied).equals(serializeModel(model))).toBe(true);
+    }
+  });
+
   it('gives Wilson intervals that bracket the rate and stay inside [0, 1]', () => {
     expect(wilson(0, 0)).toMatchObject({ rate: 0, low: 0, high: 0 });
     const all = wilson(20, 20);
