@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ENTRY_POINTS = ['bin/skrya.js', 'scripts/train-models.ts'];
-// Static imports, re-exports and import('…') with a literal path; type-only imports are erased.
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+// Static imports, re-exports, import('…') and createRequire(import.meta.url)('…') with a literal
+// path; type-only imports are erased.
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+'(\.{1,2}\/[^']+)'|(?:import|createRequire\(import\.meta\.url\))\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
 
 /** Every repository file the entry points load, following relative imports. */
 function reachableModules(entries: readonly string[]): Set<string> {
