@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyJsonLines, registerClassifyCommand } from './classify.ts';
+import { classifyJsonLines } from './classify-jsonl.ts';
+import { registerClassifyCommand } from './classify.ts';
 
 async function runClassify(args: string[]): Promise<string> {
   const program = new Command('skrya').exitOverride();
