@@ -19,7 +19,11 @@ const LETTER = /\p{L}/u;
 function letterWeight(text: string): number {
   let weight = 0;
   for (const char of text) {
-    if (WIDE_LETTER.test(char)) weight += 3;
+    // ASCII without the regular expressions: only A-Z and a-z are letters there.
+    const code = char.charCodeAt(0);
+    if (code < 0x80) {
+      if ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) weight += 1;
+    } else if (WIDE_LETTER.test(char)) weight += 3;
     else if (LETTER.test(char)) weight += 1;
     if (weight >= MIN_LETTERS) break;
   }
