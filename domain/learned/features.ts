@@ -66,7 +66,7 @@ const WORD_PREFIX_HASH = fnv1a('w:');
  * character and word n-grams are hashed in place without building strings (the hot path of screening).
  */
 export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<number> = new Set()): Set<number> {
-  for (const bucket of featureBucketList(text, recipe)) into.add(bucket);
+  forEachFeatureBucket(text, recipe, (bucket) => into.add(bucket));
   return into;
 }
 
@@ -74,14 +74,6 @@ export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<nu
 let wordStarts = new Int32Array(256);
 let wordEnds = new Int32Array(256);
 let wordHashes = new Uint32Array(256);
-// The buckets of the text last hashed by featureBucketList.
-let bucketScratch = new Int32Array(1024);
-let bucketCount = 0;
-
-function pushBucket(bucket: number): void {
-  if (bucketCount === bucketScratch.length) bucketScratch = growArray(bucketScratch, bucketCount + 1);
-  bucketScratch[bucketCount++] = bucket;
-}
 
 const isAsciiWordStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
 /** [\p{L}\p{N}'._+#-] restricted to ASCII. */
@@ -121,24 +113,14 @@ function asciiWords(text: string): number {
   return count;
 }
 
-/**
- * Every feature bucket of a text, in featureBuckets' order, duplicates included: a view of scratch
- * space that the next call overwrites (no callback per bucket, which the screening model's hot
- * loop paid for on every word).
- */
-export function featureBucketList(text: string, recipe: FeatureRecipe): Int32Array {
-  bucketCount = 0;
-  hashFeatures(text, recipe);
-  return bucketScratch.subarray(0, bucketCount);
-}
-
-function hashFeatures(text: string, recipe: FeatureRecipe): void {
+/** Calls add with every feature bucket of a text, in featureBuckets' order, duplicates included. */
+export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (bucket: number) => void): void {
   const mask = (1 << recipe.bits) - 1;
   if (recipe.charNgrams.length > 0) {
     const padded = ` ${text} `;
     for (const size of recipe.charNgrams) {
       const prefix = fnv1a(`c${size}:`);
-      for (let index = 0; index + size <= padded.length; index++) pushBucket(continueHash(prefix, padded, index, index + size) & mask);
+      for (let index = 0; index + size <= padded.length; index++) add(continueHash(prefix, padded, index, index + size) & mask);
     }
   }
   // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
@@ -150,7 +132,7 @@ function hashFeatures(text: string, recipe: FeatureRecipe): void {
       for (let index = 0; index + size <= count; index++) {
         let hash = wordHashes[index]!;
         for (let next = 1; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
-        pushBucket(hash & mask);
+        add(hash & mask);
       }
     }
     return;
@@ -160,13 +142,13 @@ function hashFeatures(text: string, recipe: FeatureRecipe): void {
     for (let index = 0; index + size <= words.length; index++) {
       let hash = fnv1a(words[index]!, WORD_PREFIX_HASH);
       for (let next = 1; next < size; next++) hash = fnv1a(words[index + next]!, fnv1a(' ', hash));
-      pushBucket(hash & mask);
+      add(hash & mask);
     }
   }
   const zPrefix = fnv1a('z:');
   let runStart = -1;
   const flush = (end: number) => {
-    for (const size of recipe.cjkNgrams) for (let index = runStart; index + size <= end; index++) pushBucket(continueHash(zPrefix, text, index, index + size) & mask);
+    for (const size of recipe.cjkNgrams) for (let index = runStart; index + size <= end; index++) add(continueHash(zPrefix, text, index, index + size) & mask);
     runStart = -1;
   };
   for (let index = 0; index < text.length; index++) {

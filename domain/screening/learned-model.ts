@@ -21,7 +21,7 @@
  * (learned/model-cache.ts), keyed by a hash of this recipe and of the sources that define it.
  */
 import { growArray } from '../arrays/grow-array.ts';
-import { bucketOf, featureBucketList, featureBuckets, featureNames, toVector, type FeatureRecipe } from '../learned/features.ts';
+import { bucketOf, featureBuckets, featureNames, forEachFeatureBucket, toVector, type FeatureRecipe } from '../learned/features.ts';
 import { packArtifact, train, unpackArtifact, type LinearModel, type TrainOptions } from '../learned/logistic.ts';
 import { loadOrBuild, modelKey } from '../learned/model-cache.ts';
 import { fnv1a, type Split } from '../learned/random.ts';
@@ -393,10 +393,10 @@ export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonl
       const earlier = read.get(raw);
       if (earlier === undefined) {
         const from = used;
-        for (const bucket of featureBucketList(modelText(raw), recipe.features)) {
+        forEachFeatureBucket(modelText(raw), recipe.features, (bucket) => {
           const last = cells[bucket * 2 + 1]!;
           if (last !== stamp) take(bucket, cells[bucket * 2]!, last);
-        }
+        });
         read.set(raw, { from, to: used });
       } else {
         for (let at = earlier.from; at < earlier.to; at++) take(chunkBuckets[at]!, chunkWeights[at]!, cells[chunkBuckets[at]! * 2 + 1]!);
