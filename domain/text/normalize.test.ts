@@ -25,6 +25,27 @@ describe('detectLanguage (ISO 639-1 where one exists)', () => {
   ])('%s', (_name, text, declared, expected) => {
     expect(detectLanguage(text, declared)).toBe(expected);
   });
+
+  describe('a declared language is checked on the start of a long sample first', () => {
+    const english = 'Release notes: the maintainers have released patches for a batch of critical vulnerabilities, and operators should upgrade clusters this week before rolling out changes to the ingress controllers. ';
+    const german = 'Die Betreiber müssen ihre Cluster noch in dieser Woche aktualisieren, weil die Sicherheitslücken bereits ausgenutzt werden und die Aktualisierung der Steuerungsknoten zuerst erfolgen muss, bevor die übrigen Knoten folgen.';
+    const sql = 'CREATE DATABASE name [ [ WITH ] [ OWNER [=] dbowner ] [ LOCATION [=] dbpath ] [ TEMPLATE [=] template ] [ ENCODING [=] encoding ] ] CREATE TABLE films ( code char(5), title varchar(40), did integer, date_prod date ); ';
+    const chinese = 'CREATE DATABASE 创建一个新的数据库。要创建一个数据库，你必须是超级用户或者是有特殊的创建数据库权限。缺省时，新数据库将通过克隆标准系统数据库模板创建。可以通过写模板名称声明另一个模板。特别是，如果你用模板零，那么你可以创建一个纯净的数据库。';
+
+    it('keeps the declaration when the start reads as declared, though the whole sample reads otherwise', () => {
+      expect(detectLanguage(english + german, null)).toBe('de');
+      expect(detectLanguage(english + german, 'en')).toBe('en');
+    });
+
+    it('reads the whole sample when the start does not read as declared', () => {
+      expect(detectLanguage(german + english, 'en')).toBe('de');
+    });
+
+    it('reads the whole sample when it mixes scripts: a Chinese page opening with English code stays Chinese', () => {
+      expect(sql.length).toBeGreaterThan(200);
+      expect(detectLanguage(sql + chinese, 'en')).toBe('zh');
+    });
+  });
 });
 
 describe('normalizeDate', () => {
