@@ -16,7 +16,6 @@ import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createSerde } from '../runtime/serde.ts';
 import { createReplayStages } from '../services/replay/replay-stages.ts';
-import { createScorePool } from '../services/scorer/index.ts';
 import { syncFilesUnder } from '../services/sink/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
@@ -33,9 +32,8 @@ export interface ReplayFigures {
   runsWritten: number;
   seconds: number;
   itemsPerSecond: number;
-  /** CPU seconds per wall second (scoring workers included): under 1 means other processes took part of the core. */
+  /** CPU seconds per wall second: under 1 means other processes took part of the core. */
   cpuShare: number;
-  scorerWorkers: number;
   memory: MemorySample[];
 }
 
@@ -50,14 +48,12 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
     const pool: GeneratedRun[] = Array.from({ length: POOL_RUNS }, (_unused, runIndex) => generateRun({ label: 'replay', runIndex, topicCount: 1, responsesPerRun: RESPONSES_PER_RUN }));
     const itemsPerRun = pool[0]!.items;
     const totalRuns = Math.ceil(options.rawItems / itemsPerRun);
+    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir });
     const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * totalRuns));
     const memory: MemorySample[] = [];
     let offset = 0;
     const started = performance.now();
     const cpuAtStart = process.cpuUsage();
-    // As skrya replay does: its scoring workers per SKRYA_SCORER_WORKERS, started within the time.
-    const scorePool = config.SKRYA_SCORER_WORKERS > 0 ? createScorePool(config.SKRYA_SCORER_WORKERS) : undefined;
-    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir, ...(scorePool ? { scorePool } : {}) });
     for (let runNumber = 0; runNumber <= totalRuns; runNumber++) {
       if (checkpoints.includes(runNumber)) memory.push(memorySample(runNumber * itemsPerRun, performance.now() - started));
       if (runNumber === totalRuns) break;
@@ -69,12 +65,11 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
       }
     }
     const { runs } = await stages.finish();
-    await scorePool?.close();
     // As skrya replay does before swapping the folder in: the runs were written without an fsync each.
     syncFilesUnder(targetDir);
     const seconds = (performance.now() - started) / 1000;
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
-    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, scorerWorkers: config.SKRYA_SCORER_WORKERS, memory };
+    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
   } finally {
     fs.rmSync(targetDir, { recursive: true, force: true });
     await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((topic) => valueSubject(naming, topic)));

@@ -6,7 +6,6 @@ import { loadScoringModel } from '../../domain/scoring-model/load-scoring-model.
 import { loadConfig } from '../../runtime/config.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildReplayRequest, type ReplayProgress, type ReplaySummary, replayTopic } from '../../services/replay/index.ts';
-import { createScorePool } from '../../services/scorer/index.ts';
 
 export interface ProgressReporter {
   update(event: ReplayProgress): void;
@@ -75,8 +74,6 @@ export function registerReplayCommand(program: Command): void {
       const model = options.model === undefined ? DEFAULT_SCORING_MODEL : loadScoringModel(options.model);
       const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
       const progress = createProgressReporter(process.stdout);
-      // As the live scorer: its workers score responses while the event loop collects and writes.
-      const scorePool = config.SKRYA_SCORER_WORKERS > 0 ? createScorePool(config.SKRYA_SCORER_WORKERS, model) : undefined;
       let summary: ReplaySummary;
       try {
         summary = await replayTopic(
@@ -87,14 +84,12 @@ export function registerReplayCommand(program: Command): void {
             logger: pipeline.logger.child({ command: 'replay' }),
             runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
             readRawResults: (range, keep, onRecord, onProgress) => pipeline.port.readTimeRange('raw-results', { ...range, keep, onRecord, onProgress, purpose: 'replay' }),
-            ...(scorePool ? { scorePool } : {}),
           },
           request,
           progress.update,
         );
       } finally {
         progress.stop();
-        await scorePool?.close();
       }
       if (process.stdout.isTTY) process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
       else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, not_promoted: summary.notPromoted, replay_id: summary.report.replay_id, model: summary.report.model, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);

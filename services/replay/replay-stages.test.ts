@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.ts';
 import type { RawResult } from '../../schemas/messages.ts';
-import { createScorePool } from '../scorer/index.ts';
 import { createReplayStages } from './replay-stages.ts';
 import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
 
@@ -23,23 +22,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type ScorePool = ReturnType<typeof createScorePool>;
-
 /** Pushes the records one by one, as the reader streams them, then finishes. */
-async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), afterEach?: (pushed: number) => void, pooled?: { scorePool: ScorePool; beforeFinish?: () => Promise<void> }) {
-  const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir, ...(pooled ? { scorePool: pooled.scorePool } : {}) });
+async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), afterEach?: (pushed: number) => void) {
+  const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir });
   let pushed = 0;
   for (const record of storedRecords(values)) {
     await stages.push(record);
     afterEach?.(++pushed);
   }
-  await pooled?.beforeFinish?.();
   return stages.finish();
-}
-
-/** Every file under `dir` with its text, by path. */
-function readTree(dir: string): string[][] {
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((file) => [file, fs.statSync(path.join(dir, file)).isFile() ? fs.readFileSync(path.join(dir, file), 'utf8') : '']);
 }
 
 function readDocument(dir: string, file: string): { run_id: string; items: Array<{ title: string }>; stats: { complete: boolean; incomplete_reason: string | null } } {
@@ -99,54 +90,7 @@ describe('replayStages', () => {
     const [first, second] = [tempDir(), tempDir()];
     await run(values, first);
     await run(values, second);
-    expect(readTree(second)).toEqual(readTree(first));
-  });
-
-  const interleaved = [
-    feedResponse('run-b', REQUEST_B, 0, FEED_2),
-    Buffer.from('not json'),
-    feedResponse('run-a', REQUEST_A, 0, FEED_1),
-    feedResponse('run-a', REQUEST_A, 1, FEED_2, { producerName: 'retired_provider' }),
-    runEnd('run-b', REQUEST_B, 1),
-    // After its run's marker, and failing: the marker's normalize_failures must not count it, as on the event loop.
-    feedResponse('run-b', REQUEST_B, 2, FEED_1, { producerName: 'retired_provider' }),
-    feedResponse('run-a', REQUEST_A, 2, FEED_2),
-    runEnd('run-a', REQUEST_A, 3),
-  ];
-
-  /** The replay with a pool and without one give the same result and the same bytes. */
-  async function expectSameAsOnTheLoop(pooledRun: { scorePool: ScorePool; beforeFinish?: () => Promise<void> }): Promise<void> {
-    const [alone, pooled] = [tempDir(), tempDir()];
-    const expected = await run(interleaved, alone);
-    const actual = await run(interleaved, pooled, undefined, pooledRun);
-    expect(actual).toEqual(expected);
-    expect(expected.rejected.map((entry) => [entry.offset, entry.stage, entry.code])).toEqual([['1', 'decode', 'UNDECODABLE'], ['3', 'scorer', 'NORMALIZE_FAILED'], ['5', 'scorer', 'NORMALIZE_FAILED']]);
-    expect(expected.runs.map((entry) => [entry.runId, entry.complete])).toEqual([['run-a', true], ['run-b', true]]);
-    expect(readTree(pooled)).toEqual(readTree(alone));
-  }
-
-  it('with scoring workers, gives the same result and the same bytes as scoring on the event loop', async () => {
-    const scorePool = createScorePool(2);
-    try {
-      await expectSameAsOnTheLoop({ scorePool });
-      // Every response scored before the first run is collected: the one after run-b's marker must still wait for it.
-      const scoring: Array<Promise<unknown>> = [];
-      const eager: ScorePool = { size: 4, model: scorePool.model, score: (message) => {
-        const scored = scorePool.score(message);
-        scoring.push(scored);
-        return scored;
-      }, close: async () => {} };
-      await expectSameAsOnTheLoop({ scorePool: eager, beforeFinish: async () => {
-        await Promise.allSettled(scoring);
-      } });
-    } finally {
-      await scorePool.close();
-    }
-  });
-
-  it('fails the replay when a scoring worker dies', async () => {
-    const scorePool = createScorePool(1);
-    await scorePool.close();
-    await expect(run([feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)], tempDir(), undefined, { scorePool })).rejects.toThrow(/scoring pool was closed/);
+    const read = (dir: string) => (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((file) => [file, fs.statSync(path.join(dir, file)).isFile() ? fs.readFileSync(path.join(dir, file), 'utf8') : '']);
+    expect(read(second)).toEqual(read(first));
   });
 });

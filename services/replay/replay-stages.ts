@@ -4,10 +4,6 @@
  * (Avro encode, decode and the zod contract), exactly as it would between the live services.
  * Runs whose end marker lies after the range, or whose first responses lie before it, close as
  * incomplete with that reason.
- *
- * With a scoring pool, responses are scored in its worker threads a few records ahead while this
- * thread decodes, collects and writes the records before them: everything after the scorer still
- * sees the records one at a time in input order, so the files are the same as without one.
  */
 import { runKey } from '../../domain/run/run.ts';
 import type { StoredRecord } from '../../runtime/topic-readers.ts';
@@ -20,7 +16,7 @@ import type { TopicName } from '../../topics/topics.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
-import { createScorer, type createScorePool } from '../scorer/index.ts';
+import { createScorer } from '../scorer/index.ts';
 import { createLocalStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 import type { RunId } from '../../runtime/ids.ts';
@@ -57,8 +53,6 @@ export interface ReplayStagesOptions {
   targetDir: string;
   /** The scorer scores and the collector fuses with it; the shipped model by default. */
   model?: ScoringModel;
-  /** Worker threads that score responses ahead of the collector (its model must be `model`); without one, the scorer runs on this thread. */
-  scorePool?: ReturnType<typeof createScorePool>;
 }
 
 /**
@@ -66,11 +60,7 @@ export interface ReplayStagesOptions {
  * range: a replay of a month of raw results needs no more memory than one of an hour.
  */
 export interface ReplayStages {
-  /**
-   * The next raw-results record of the topic, in offset order within its partition. Without a
-   * scoring pool it has gone through every stage when this resolves; with one, up to
-   * SCORED_AHEAD_PER_WORKER records a worker may still be on their way.
-   */
+  /** The next raw-results record of the topic, in offset order within its partition. */
   push(record: StoredRecord): Promise<void>;
   /** Closes every run still open (as incomplete) and returns what was replayed. */
   finish(): Promise<ReplayStagesResult>;
@@ -79,8 +69,6 @@ export interface ReplayStages {
 /** The latest instant a Date can hold. */
 const LATEST_DATE_MS = 8.64e15;
 const MARKER_AFTER_RANGE = 'no run-end marker within the replay range';
-/** Records a scoring worker may be handed before the collector has taken the earliest: enough to keep it busy, few enough to bound memory. */
-const SCORED_AHEAD_PER_WORKER = 4;
 
 const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
 
@@ -88,20 +76,14 @@ function incoming<T>(topic: TopicName, record: StoredRecord, offset: string, val
   return { topic, partition: record.partition, offset, key: record.key?.toString('utf8') ?? null, value, headers: record.headers, timestamp: record.timestamp };
 }
 
-/** A decoded record waiting for the collector; `scoring` is its response's outcomes when a worker is already on it. */
-interface Queued {
-  record: StoredRecord;
-  raw: RawResult;
-  scoring: Promise<readonly Outcome[]> | null;
-}
 
 export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
-  const { serde, scorePool } = options;
+  const { serde } = options;
   // The collector's clock stands still during the replay (nothing times out by wall time) and
   // jumps forward at the end, so every run still open closes then.
   let clockMs = 0;
   const model = options.model ?? DEFAULT_SCORING_MODEL;
-  const scorer = createScorer({ model, ...(scorePool ? { pool: scorePool } : {}) });
+  const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
   const sink = createBatchSink({ store: createLocalStore(options.targetDir, { durable: false }), place: () => '' });
@@ -110,10 +92,6 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const rejected: ReplayRejection[] = [];
   const responsesSeen = new Map<string, number>();
   let scoredOffset = 0n;
-  const queue: Queued[] = [];
-  /** Runs whose end marker is queued: a response of theirs after it waits for it (the marker's counts are the responses before it). */
-  const markersQueued = new Map<string, number>();
-  const maxQueued = scorePool ? SCORED_AHEAD_PER_WORKER * scorePool.size : 0;
 
   /** What the next stage would decode: the value encoded and decoded through the registry. */
   async function overTheWire<T extends TopicName>(topic: T, value: unknown) {
@@ -149,27 +127,6 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
     }
   }
 
-  /** The scorer's outcomes of the oldest queued record through the collector and sink. */
-  async function collectOldest(): Promise<void> {
-    const { record, raw, scoring } = queue.shift()!;
-    if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
-    else {
-      const left = markersQueued.get(runKey(raw))! - 1;
-      if (left === 0) markersQueued.delete(runKey(raw));
-      else markersQueued.set(runKey(raw), left);
-    }
-    // A marker is handed to the scorer only now, once every response before it is scored and counted.
-    const outcomes = await (scoring ?? scorer.handle(incoming('raw-results', record, record.offset, raw), context));
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
-      if (outcome.kind !== 'emit') continue;
-      const scored = await overTheWire('scored-results', outcome.value);
-      const offset = String(scoredOffset);
-      scoredOffset += 1n;
-      await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
-    }
-  }
-
   let lastRecord: StoredRecord | undefined;
   return {
     async push(record) {
@@ -180,25 +137,22 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
         raw = await serde.decode('raw-results', record.value);
       } catch (error) {
         if (!(error instanceof SkryaError) || error.retriable) throw error;
-        // Recorded after the records before it, as the reader met them.
-        while (queue.length > 0) await collectOldest();
         rejected.push({ partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message });
         return;
       }
-      if (raw.kind === 'RUN_END') markersQueued.set(runKey(raw), (markersQueued.get(runKey(raw)) ?? 0) + 1);
-      else while (markersQueued.has(runKey(raw))) await collectOldest();
-      let scoring: Promise<readonly Outcome[]> | null = null;
-      if (scorePool && raw.kind === 'RESPONSE') {
-        scoring = Promise.resolve(scorer.handle(incoming('raw-results', record, record.offset, raw), context));
-        // Awaited in turn by collectOldest; a worker's failure must not count as unhandled before then.
-        scoring.catch(() => {});
+      if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
+
+      for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
+        if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
+        if (outcome.kind !== 'emit') continue;
+        const scored = await overTheWire('scored-results', outcome.value);
+        const offset = String(scoredOffset);
+        scoredOffset += 1n;
+        await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
       }
-      queue.push({ record, raw, scoring });
-      while (queue.length > maxQueued) await collectOldest();
     },
 
     async finish() {
-      while (queue.length > 0) await collectOldest();
       clockMs = LATEST_DATE_MS;
       if (lastRecord) await collect(lastRecord, await collector.tick!(new Date(clockMs)), false);
       runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));

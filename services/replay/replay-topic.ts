@@ -19,7 +19,6 @@ import { DIGEST_FILE, MEMORY_FILE, syncFilesUnder, writeFileAtomic } from '../si
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
 import { createReplayStages, type ReplayStages } from './replay-stages.ts';
-import type { createScorePool } from '../scorer/index.ts';
 import { diffRun, type OriginalDocument } from './run-diff.ts';
 
 export const DIFF_JSON_FILE = 'diff.json';
@@ -47,8 +46,6 @@ export interface ReplayDeps {
   logger: Logger;
   runTimeoutMs: number;
   readRawResults: ReadRawResults;
-  /** Worker threads that score ahead of the collector (SKRYA_SCORER_WORKERS); without one, everything runs on the event loop. */
-  scorePool?: ReturnType<typeof createScorePool>;
 }
 
 export interface ReplaySummary {
@@ -140,7 +137,7 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     if (staging.current) return staging.current;
     const dir = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
     fs.mkdirSync(dir, { recursive: true });
-    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir, model: deps.model, ...(deps.scorePool ? { scorePool: deps.scorePool } : {}) }) };
+    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir, model: deps.model }) };
     return staging.current;
   };
   let read = 0;
