@@ -1,15 +1,13 @@
 /**
- * `node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--workers=N] [--check]`
+ * `node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--check]`
  *
  * This tree's replay path (createReplayStages: Avro serde, scorer, collector, sink files) against
  * another checkout of Skrya (say `git archive <commit> | tar -x -C /tmp/base`, with node_modules
  * linked in), both loaded in one process and run by turns on the same generated raw results. It
  * reports CPU time per item: on a machine others share, wall clock across runs says nothing, but
- * two versions taking turns in one process see the same load. With `--workers=N`, this tree's
- * replay scores in N worker threads (a pool started once, before the first turn), and wall time
- * per item is the figure to compare: the CPU then includes the threads' hand-overs. `--check`
- * replays once with each and fails unless every replayed file and the replay's result are byte for
- * byte the same.
+ * two versions taking turns in one process see the same load (wall time per item is printed beside
+ * it). `--check` replays once with each and fails unless every replayed file and the replay's
+ * result are byte for byte the same.
  *
  * No broker or registry: the serde is the real one over a registry kept in this process (schemas
  * registered and looked up by id), and its compatibility call goes to a local HTTP stub.
@@ -32,7 +30,6 @@ type ReplayModule = typeof import('../services/replay/replay-stages.ts');
 type SerdeModule = typeof import('../runtime/serde.ts');
 type TopicsModule = typeof import('../topics/topics.ts');
 type LoggerModule = typeof import('../runtime/logger.ts');
-type ScorerModule = typeof import('../services/scorer/index.ts');
 
 interface Tree {
   name: string;
@@ -59,7 +56,7 @@ function inProcessRegistry(): SchemaRegistry {
   } as unknown as SchemaRegistry;
 }
 
-async function loadTree(root: string, registryUrl: string, records: Array<{ key: Buffer; value: unknown }>, scorePool?: ReturnType<ScorerModule['createScorePool']>): Promise<Tree> {
+async function loadTree(root: string, registryUrl: string, records: Array<{ key: Buffer; value: unknown }>): Promise<Tree> {
   const load = async <T>(file: string) => (await import(pathToFileURL(path.join(root, file)).href)) as T;
   const { createReplayStages } = await load<ReplayModule>('services/replay/replay-stages.ts');
   const { createSerde } = await load<SerdeModule>('runtime/serde.ts');
@@ -71,7 +68,7 @@ async function loadTree(root: string, registryUrl: string, records: Array<{ key:
   return {
     name: root,
     async replay(targetDir) {
-      const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'replay-ab' }), runTimeoutMs: 600_000, targetDir, ...(scorePool ? { scorePool } : {}) });
+      const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'replay-ab' }), runTimeoutMs: 600_000, targetDir });
       for (const record of stored) await stages.push(record);
       return stages.finish();
     },
@@ -106,7 +103,7 @@ async function inFreshFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
 
 async function main(): Promise<number> {
   const [other, ...flags] = process.argv.slice(2);
-  if (!other) throw new Error('usage: node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--workers=N] [--check]');
+  if (!other) throw new Error('usage: node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--check]');
   const option = (name: string, fallback: number) => Number(flags.find((flag) => flag.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
   const runs = option('runs', 100);
   const stub = http.createServer((_request, response) => response.end('{}')).listen(0, '127.0.0.1');
@@ -114,10 +111,7 @@ async function main(): Promise<number> {
   try {
     const registryUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
     const records = rawRecords(runs);
-    const workers = option('workers', 0);
-    const { createScorePool } = await import('../services/scorer/index.ts');
-    const scorePool = workers > 0 ? createScorePool(workers) : undefined;
-    const trees = [await loadTree(path.resolve(other), registryUrl, records), await loadTree(path.resolve(import.meta.dirname, '..'), registryUrl, records, scorePool)];
+    const trees = [await loadTree(path.resolve(other), registryUrl, records), await loadTree(path.resolve(import.meta.dirname, '..'), registryUrl, records)];
     if (flags.includes('--check')) {
       const hashes = await Promise.all(trees.map((tree) => inFreshFolder(async (dir) => filesHash(dir, await tree.replay(dir)))));
       process.stdout.write(`${trees.map((tree, index) => `${tree.name}: ${hashes[index]}`).join('\n')}\n`);
@@ -137,10 +131,9 @@ async function main(): Promise<number> {
         cpuPerItem[index]!.push((used.user + used.system) / (runs * 20));
       }
     }
-    await scorePool?.close();
     const list = (values: number[]) => values.map((value) => round(value, 0)).join(', ');
     for (const [index, tree] of trees.entries()) {
-      process.stdout.write(`${tree.name}${index === 1 && workers > 0 ? ` (${workers} scoring worker(s))` : ''}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${list(cpuPerItem[index]!)}), ${round(median(wallPerItem[index]!), 0)} µs of wall (${list(wallPerItem[index]!)}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
+      process.stdout.write(`${tree.name}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${list(cpuPerItem[index]!)}), ${round(median(wallPerItem[index]!), 0)} µs of wall (${list(wallPerItem[index]!)}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
     }
     return 0;
   } finally {
