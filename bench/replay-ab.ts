@@ -5,8 +5,9 @@
  * another checkout of Skrya (say `git archive <commit> | tar -x -C /tmp/base`, with node_modules
  * linked in), both loaded in one process and run by turns on the same generated raw results. It
  * reports CPU time per item: on a machine others share, wall clock across runs says nothing, but
- * two versions taking turns in one process see the same load. `--check` replays once with each and
- * fails unless every replayed file and the replay's result are byte for byte the same.
+ * two versions taking turns in one process see the same load (wall time per item is printed beside
+ * it). `--check` replays once with each and fails unless every replayed file and the replay's
+ * result are byte for byte the same.
  *
  * No broker or registry: the serde is the real one over a registry kept in this process (schemas
  * registered and looked up by id), and its compatibility call goes to a local HTTP stub.
@@ -119,16 +120,20 @@ async function main(): Promise<number> {
     // A first replay with each warms it up; then they take turns, each starting every other round.
     for (const tree of trees) await inFreshFolder((dir) => tree.replay(dir));
     const cpuPerItem: number[][] = [[], []];
+    const wallPerItem: number[][] = [[], []];
     for (let round = 0; round < option('alternations', 8); round++) {
       for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
         const before = process.cpuUsage();
+        const started = performance.now();
         await inFreshFolder((dir) => trees[index]!.replay(dir));
+        wallPerItem[index]!.push(((performance.now() - started) * 1000) / (runs * 20));
         const used = process.cpuUsage(before);
         cpuPerItem[index]!.push((used.user + used.system) / (runs * 20));
       }
     }
+    const list = (values: number[]) => values.map((value) => round(value, 0)).join(', ');
     for (const [index, tree] of trees.entries()) {
-      process.stdout.write(`${tree.name}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${cpuPerItem[index]!.map((value) => round(value, 0)).join(', ')}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
+      process.stdout.write(`${tree.name}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${list(cpuPerItem[index]!)}), ${round(median(wallPerItem[index]!), 0)} µs of wall (${list(wallPerItem[index]!)}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
     }
     return 0;
   } finally {

@@ -101,14 +101,15 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
     const storedRun = await store.read(runKey);
     const existing = parseJson(storedRun);
     const sameRun = existing !== null && existing.run_id === batch.run_id;
-    const bare = renderIngestDocument(batch, null, outcome);
-    if (options.keepWrittenRuns && sameRun && withoutChanges(existing) !== withoutChanges(JSON.parse(bare) as object)) {
+    // Rendered only for a run already written (a redelivery, a partial re-emission): most batches are new runs.
+    const sameAsWritten = sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(renderIngestDocument(batch, null, outcome)) as object);
+    if (options.keepWrittenRuns && sameRun && !sameAsWritten) {
       return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
     }
     const { memory, stored: storedMemory } = await readMemory(store, dir);
     let changes: RunChanges | null = null;
     if (outcome.good) {
-      if (sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(bare) as object) && existing.changes) {
+      if (sameAsWritten && existing.changes) {
         // A redelivery: the comparison made the first time stands, whatever the memory has learnt since.
         changes = existing.changes as RunChanges;
       } else {
