@@ -47,7 +47,7 @@ export interface ScorerStepCosts {
   results: number;
   /** Provider response → results: JSON/feed parsing, HTML to text, language detection. */
   normalize: number;
-  /** Of which: language detection (ELD on the first 400 characters). */
+  /** Of which at most: language detection with no declared language (ELD on the first 400 characters); normalize takes a declared language first. */
   languageDetection: number;
   /** Results → scored items: validation, canonical URL, hashing, screening, scoring. */
   scoreResults: number;

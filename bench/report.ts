@@ -82,7 +82,7 @@ function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined
   const largest = [['normalize', steps.normalize], ['validate + screen + score', steps.scoreResults], ['Avro encode', steps.encodeOutput]].sort((a, b) => (b[1] as number) - (a[1] as number))[0]!;
   const rows: Row[] = [[
     `scorer's work per result (${formatNumber(steps.results)} results of the stage bench's responses, one core)`,
-    `normalize ${us(steps.normalize)} (language detection ${us(steps.languageDetection)}), validate + screen + score ${us(steps.scoreResults)} (screening ${us(steps.screening)}), Avro encode of the output ${us(steps.encodeOutput)}: ${us(total)} in all, at most ${formatNumber(1_000_000 / total)} results/s`,
+    `normalize ${us(steps.normalize)} (language detection with no declared language, an upper bound: ${us(steps.languageDetection)}), validate + screen + score ${us(steps.scoreResults)} (screening ${us(steps.screening)}), Avro encode of the output ${us(steps.encodeOutput)}: ${us(total)} in all, at most ${formatNumber(1_000_000 / total)} results/s`,
     `≤ ${us(SCORER_WORK_AIM_US)}`,
     total <= SCORER_WORK_AIM_US ? met(true) : `${met(false)} by ${us(total - SCORER_WORK_AIM_US)} (${formatNumber(total / SCORER_WORK_AIM_US)}×); the largest step is ${largest[0]} at ${us(largest[1] as number)}`,
   ]];
@@ -154,7 +154,8 @@ export function renderTable(results: BenchResults): string {
     rows.push(['highest rate sustained with p99 < 1 s', highest === null ? 'none of the rates tried' : `${formatNumber(highest)} items/s`, `${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND)} items/s`, reached ? met(true) : `${met(false)}${why}`]);
   }
   if (replay) {
-    const memory = replay.memory.map((sample) => `${formatNumber(sample.items / 1000)}k: ${formatNumber(sample.rssMb)} MB`).join(', ');
+    // RSS is the whole bench process's: sections run before the replay leave their memory behind, so heap used says what the replay holds.
+    const memory = `(the bench process's; earlier sections' memory included) ${replay.memory.map((sample) => `${formatNumber(sample.items / 1000)}k: ${formatNumber(sample.rssMb)} MB`).join(', ')}; heap used ${replay.memory.map((sample) => `${formatNumber(sample.items / 1000)}k: ${formatNumber(sample.heapUsedMb)} MB`).join(', ')}`;
     const flat = replayMemoryFlat(replay) && replay.runsWritten === replay.runs;
     const fastEnough = replay.itemsPerSecond >= REPLAY_AIM_ITEMS_PER_SECOND;
     const replayWhy = [
