@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
-import { openJsonlInput, streamInput, textInput, type RereadableInput } from '../jsonl-input.ts';
+import { openJsonlInput, streamInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { providerResultSchema } from '../../schemas/ingest.ts';
 import { parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
 import { parseProviderResults } from './rank-reading.ts';
@@ -173,10 +173,10 @@ describe('skrya rank reads a file, stdin or a stream alike', () => {
   ].join('\n');
   const rankOptions = { ...options, queries: ['kafka release'], keepDropped: true };
 
-  async function rankInput(source: RereadableInput): Promise<{ output: string; droppedLines: number[] }> {
+  async function rankInput(source: JsonlInput): Promise<{ output: string; droppedLines: number[] }> {
     let output = '';
     const { dropped } = await rankLines(source, rankOptions, (chunk) => {
-      output += chunk;
+      output += chunk.toString();
     });
     await source.close();
     return { output, droppedLines: dropped.map((entry) => entry.line) };
