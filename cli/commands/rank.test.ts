@@ -40,6 +40,22 @@ describe('rankProviderResults', () => {
     expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score as number);
   });
 
+  it('prints each line as JSON.stringify would print it, its members in order, escaped and non-ASCII texts included', async () => {
+    const text = [
+      RESULTS.trimEnd(),
+      '{"url":"https://example.org/esc?a=1","title":"Caf\\u00e9 \\"quoted\\" \\/ slash","snippet":"tab\\there \\ud83d\\ude00 and Deno","published_date":null,"source":"rss"}',
+      line({ url: 'https://例え.jp/記事', title: 'Deno 2 リリース', snippet: 'Deno 2 がリリースされました', published_date: '2024-10-01', source: 'exa' }),
+    ].join('\n');
+    const printed = (await rankProviderResults(text, 'results.jsonl', options)).trimEnd().split('\n');
+    expect(printed).toHaveLength(4);
+    for (const entry of printed) {
+      const parsed = JSON.parse(entry) as Record<string, unknown>;
+      expect(Object.keys(parsed)).toEqual(['rank', 'id', 'score', 'components', 'url', 'canonical_url', 'title', 'snippet', 'published_date', 'source', 'sources', 'merged']);
+      expect(entry).toBe(JSON.stringify(parsed));
+    }
+    expect(printed.map((entry) => (JSON.parse(entry) as { title: string }).title)).toEqual(expect.arrayContaining(['Café "quoted" / slash', 'Deno 2 リリース']));
+  });
+
   it('ranks the same lines the same way in any order', async () => {
     const reversed = RESULTS.trim().split('\n').reverse().join('\n');
     expect(await rankProviderResults(reversed, 'results.jsonl', options)).toBe(await rankProviderResults(RESULTS, 'results.jsonl', options));
