@@ -299,10 +299,9 @@ export function createTokenWords(): TokenWords & { add(words: readonly string[])
   };
 }
 
-/** A kept line as the ranking gets it, and its output fields (renderedFields): `rendered[start .. start + length)`. */
+/** A kept line as the ranking gets it, and where its output fields (renderedFields) are in its batch's `rendered` bytes. */
 export interface KeptRead {
   item: ReadItem;
-  rendered: Buffer;
   start: number;
   length: number;
 }
@@ -316,7 +315,6 @@ export interface KeptRead {
 export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTokenWords>, listLengths: Map<string, number>, visit: (kept: KeptRead | null, dropped: DroppedLine | null) => void): void {
   table.add(batch.newWords);
   const { kinds, numbers, texts, textLengths, tokens, tokenCounts, weights } = batch;
-  const rendered = Buffer.from(batch.rendered.buffer, batch.rendered.byteOffset, batch.rendered.byteLength);
   let textAt = 0;
   let lengthAt = 0;
   const next = (): string | null => {
@@ -367,7 +365,6 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     const count = tokenCounts[keptAt]!;
     visit({
       item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
-      rendered,
       start: numbers[at]!,
       length: numbers[at + 1]!,
     }, null);

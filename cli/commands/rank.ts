@@ -1,4 +1,7 @@
 import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
@@ -35,15 +38,51 @@ export function describeDropped(entry: DroppedLine, fileLabel: string): string {
 }
 
 /**
- * What ranking keeps of a result while the rest of the file is read: its id, and its output
- * fields rendered as it was read (renderedFields: its bytes `rendered[start .. start + length)`),
- * not its parsed text.
+ * What ranking keeps of a result while the rest of the file is read: its id, and where its output
+ * fields, rendered as it was read (renderedFields), are in the RenderedStore; not its text.
  */
 interface KeptLine {
   id: string;
-  rendered: Buffer;
   start: number;
   length: number;
+}
+
+/**
+ * The kept lines' rendered output fields, written to a scratch file as their batches arrive and
+ * read back, each straight into the output, as the output is written: a 100k-line run would
+ * otherwise hold them all (about 60 MB) until it is ranked.
+ */
+interface RenderedStore {
+  /** Appends a batch's rendered bytes; returns where they start. */
+  append(bytes: Uint8Array): number;
+  /** Reads `length` bytes from `start` into `target` at `at`. */
+  readInto(target: Buffer, at: number, start: number, length: number): void;
+  close(): void;
+}
+
+function createRenderedStore(): RenderedStore {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-rank-'));
+  const fd = fs.openSync(path.join(directory, 'rendered'), 'w+');
+  let size = 0;
+  return {
+    append(bytes) {
+      const start = size;
+      for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written, start + written);
+      size += bytes.length;
+      return start;
+    },
+    readInto(target, at, start, length) {
+      for (let read = 0; read < length;) {
+        const got = fs.readSync(fd, target, at + read, length - read, start + read);
+        if (got === 0) throw new Error(`skrya rank's scratch file ${directory} lost bytes it was given`);
+        read += got;
+      }
+    },
+    close() {
+      fs.closeSync(fd);
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A ranked line's JSON: the ranking's members, then the line's rendered fields, then its sources. */
@@ -54,8 +93,10 @@ function rankedLineParts(ranked: RankedItem<KeptLine>): { head: string; tail: st
 }
 
 /** The kept line's fields as the result they came from: what the digest reads of it. */
-function renderedResult(kept: KeptLine): { url: string; title: string; snippet: string; published_date: string | null } {
-  return JSON.parse(`{${kept.rendered.toString('utf8', kept.start, kept.start + kept.length)}}`) as { url: string; title: string; snippet: string; published_date: string | null };
+function renderedResult(store: RenderedStore, kept: KeptLine): { url: string; title: string; snippet: string; published_date: string | null } {
+  const bytes = Buffer.allocUnsafe(kept.length);
+  store.readInto(bytes, 0, kept.start, kept.length);
+  return JSON.parse(`{${bytes.toString('utf8')}}`) as { url: string; title: string; snippet: string; published_date: string | null };
 }
 
 export async function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): Promise<string> {
@@ -97,8 +138,10 @@ function bufferedOutput(write: (chunk: Buffer) => void | Promise<void>) {
     text(value: string) {
       used += buffer.write(value, used);
     },
-    bytes(source: Buffer, start: number, length: number) {
-      used += source.copy(buffer, used, start, start + length);
+    /** `length` bytes `fill` puts into the buffer at the place it is given. */
+    bytes(length: number, fill: (target: Buffer, at: number) => void) {
+      fill(buffer, used);
+      used += length;
     },
     flush,
   };
@@ -113,7 +156,7 @@ const utf8Bound = (value: string) => 3 * value.length;
  * scores, what dedupe matches on and a KeptLine; the line's text is let go. A line that cannot be
  * read fails the run, after every line before it, as it would read one line at a time.
  */
-async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
+async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
   const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const listLengths = new Map<string, number>();
   const dropped: DroppedLine[] = [];
@@ -122,8 +165,10 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
   const rankNext = async () => {
     const { reader, batch } = reading.shift()!;
-    unpackBatch(await batch, tables[reader]!, listLengths, (kept, drop) => {
-      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, rendered: kept.rendered, start: kept.start, length: kept.length });
+    const read = await batch;
+    const renderedAt = store.append(read.rendered);
+    unpackBatch(read, tables[reader]!, listLengths, (kept, drop) => {
+      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, start: renderedAt + kept.start, length: kept.length });
       else dropped.push(drop!);
     });
   };
@@ -160,14 +205,23 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
  * ones with keepDropped).
  */
 export async function rankLines(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[] }> {
-  const { ranked, dropped } = await readAndRank(input, options, plan);
+  const store = createRenderedStore();
+  try {
+    return await rankAndWrite(input, options, write, plan, store);
+  } finally {
+    store.close();
+  }
+}
+
+async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan, store: RenderedStore): Promise<{ dropped: DroppedLine[] }> {
+  const { ranked, dropped } = await readAndRank(input, options, plan, store);
   if (options.digest === true) {
     const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
     await write(Buffer.from(renderDigest({
       topicId: 'rank',
       title: options.queries[0] ?? 'Results',
       items: entries.map((entry) => {
-        const result = renderedResult(entry.item);
+        const result = renderedResult(store, entry.item);
         return { title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date };
       }),
       stats: { retrieved: entries.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(entries.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
@@ -181,7 +235,7 @@ export async function rankLines(input: JsonlInput, options: RankCommandOptions, 
     const kept = entry.item;
     await output.reserve(utf8Bound(head) + kept.length + utf8Bound(tail));
     output.text(head);
-    output.bytes(kept.rendered, kept.start, kept.length);
+    output.bytes(kept.length, (target, at) => store.readInto(target, at, kept.start, kept.length));
     output.text(tail);
   }
   if (options.keepDropped === true) {
