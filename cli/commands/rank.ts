@@ -63,6 +63,8 @@ interface RenderedStore {
 function createRenderedStore(): RenderedStore {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-rank-'));
   const fd = fs.openSync(path.join(directory, 'rendered'), 'w+');
+  // Removed at once, the file open: nothing is left behind however the run ends (Ctrl-C included).
+  fs.rmSync(directory, { recursive: true, force: true });
   let size = 0;
   return {
     append(bytes) {
@@ -74,13 +76,12 @@ function createRenderedStore(): RenderedStore {
     readInto(target, at, start, length) {
       for (let read = 0; read < length;) {
         const got = fs.readSync(fd, target, at + read, length - read, start + read);
-        if (got === 0) throw new Error(`skrya rank's scratch file ${directory} lost bytes it was given`);
+        if (got === 0) throw new Error('skrya rank\'s scratch file lost bytes it was given');
         read += got;
       }
     },
     close() {
       fs.closeSync(fd);
-      fs.rmSync(directory, { recursive: true, force: true });
     },
   };
 }
