@@ -207,11 +207,29 @@ export function renderedFields(result: ProviderResult, canonicalUrl: string | nu
   return fields.slice(1, -1);
 }
 
-/** Texts as UTF-8 in an ArrayBuffer of their own (one a pooled Buffer shares cannot be handed to another thread). */
-function ownBytes(text: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(Buffer.byteLength(text));
-  Buffer.from(bytes.buffer).write(text);
-  return bytes;
+/**
+ * Texts written one after another as UTF-8 into a buffer of their own (so it can be handed to
+ * another thread), grown by doubling: no joined string is made, which at a batch's size would be
+ * a large object that only a full collection frees.
+ */
+function growingBytes(initial: number) {
+  let bytes = Buffer.alloc(initial);
+  let used = 0;
+  return {
+    /** Appends `value`; returns how many bytes it took. */
+    write(value: string): number {
+      const most = 3 * value.length;
+      if (used + most > bytes.length) {
+        const larger = Buffer.alloc(Math.max(2 * bytes.length, used + most));
+        bytes.copy(larger, 0, 0, used);
+        bytes = larger;
+      }
+      const written = bytes.write(value, used);
+      used += written;
+      return written;
+    },
+    done: (): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer, bytes.byteOffset, used),
+  };
 }
 
 /**
@@ -232,7 +250,8 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
     const tokens = growingNumbers((length) => new Int32Array(length));
     const tokenCounts = growingNumbers((length) => new Int32Array(length));
     const texts: string[] = [];
-    const rendered: string[] = [];
+    // Output fields take about as many bytes as the lines they come from.
+    const rendered = growingBytes(Math.max(1024, bytes.byteLength));
     let renderedBytes = 0;
     const text = (value: string | null) => {
       textLengths.push(value === null ? -1 : value.length);
@@ -269,9 +288,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
       const keys = matchKeys(candidate);
       const components = score.components;
       weights ??= components?.weights ?? null;
-      const fields = renderedFields(item.result, keys.canonicalUrl, item.provider);
-      const fieldsBytes = Buffer.byteLength(fields);
-      rendered.push(fields);
+      const fieldsBytes = rendered.write(renderedFields(item.result, keys.canonicalUrl, item.provider));
       for (const value of [renderedBytes, fieldsBytes, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
       for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
       renderedBytes += fieldsBytes;
@@ -281,7 +298,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
     }
     const newWords: string[] = [];
     for (; reportedWords < table.size; reportedWords++) newWords.push(table.word(reportedWords));
-    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), rendered: ownBytes(rendered.join('')), newWords, weights, dropped, failure };
+    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), rendered: rendered.done(), newWords, weights, dropped, failure };
   };
 }
 
