@@ -31,13 +31,12 @@ export function jsonLines(text: string, sourceLabel: string, expectedShape: stri
 /**
  * Whole lines of a byte stream, in order: `bytes` (a buffer of its own, so it can be handed to
  * another thread) starts at line `firstLine` (1-based, numbered as `jsonLines` numbers them) and
- * byte `firstOffset` of the stream, and ends with a '\n', except in the last batch, which holds
+ * ends with a '\n', except in the last batch, which holds
  * what follows the stream's last '\n' (maybe nothing) as its last line.
  */
 export interface LineBatch {
   bytes: Uint8Array<ArrayBuffer>;
   firstLine: number;
-  firstOffset: number;
   last: boolean;
 }
 
@@ -55,7 +54,6 @@ export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: nu
   let gathered: Buffer[] = [];
   let gatheredBytes = 0;
   let firstLine = 1;
-  let firstOffset = 0;
   const batch = (size: number, last: boolean): LineBatch => {
     const bytes = new Uint8Array(size);
     let at = 0;
@@ -63,9 +61,8 @@ export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: nu
       bytes.set(part, at);
       at += part.length;
     }
-    const made = { bytes, firstLine, firstOffset, last };
+    const made = { bytes, firstLine, last };
     firstLine += countNewlines(bytes);
-    firstOffset += size;
     return made;
   };
   for await (const chunk of chunks) {

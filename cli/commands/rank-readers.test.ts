@@ -27,7 +27,7 @@ async function rank(text: string, plan: ReadingPlan, rankOptions: RankCommandOpt
   let output = '';
   try {
     const { dropped } = await rankLines(textInput(text, 'results.jsonl'), rankOptions, (chunk) => {
-      output += chunk;
+      output += chunk.toString();
     }, plan);
     return { output, dropped: dropped.map((entry) => entry.line) };
   } catch (failure) {

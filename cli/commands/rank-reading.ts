@@ -147,16 +147,17 @@ export interface ReadingSetup {
   windowEnd: string;
 }
 
-/** Per kept line: its byte offset and length, then its score's numbers (see readBatch). */
+/** Per kept line: where its output fields are in the batch's `rendered` bytes (offset, length), then its score's numbers (see readBatch). */
 const KEPT_NUMBERS = 9;
 const KEPT = 1;
 const DROPPED = 2;
 
 /**
  * A batch read: for each line that is not blank, in order, whether it was kept or dropped; the
- * kept ones' numbers, texts and tokens (ids in the reader's token table, whose words added since
- * the reader's previous batch are `newWords`), the dropped ones as DroppedLine. `failure` is the
- * first line that could not be read (the batch stops there), as the error it raised.
+ * kept ones' numbers, texts, tokens (ids in the reader's token table, whose words added since
+ * the reader's previous batch are `newWords`) and output fields (renderedFields, one after
+ * another in `rendered`), the dropped ones as DroppedLine. `failure` is the first line that could
+ * not be read (the batch stops there), as the error it raised.
  */
 export interface ReadBatch {
   kinds: Uint8Array<ArrayBuffer>;
@@ -165,6 +166,7 @@ export interface ReadBatch {
   textLengths: Int32Array<ArrayBuffer>;
   tokens: Int32Array<ArrayBuffer>;
   tokenCounts: Int32Array<ArrayBuffer>;
+  rendered: Uint8Array<ArrayBuffer>;
   newWords: string[];
   weights: ScoreWeights | null;
   dropped: DroppedLine[];
@@ -173,7 +175,7 @@ export interface ReadBatch {
 
 /** The buffers a ReadBatch can hand over to another thread without copying them. */
 export function transferables(batch: ReadBatch): ArrayBuffer[] {
-  return [batch.kinds.buffer, batch.numbers.buffer, batch.textLengths.buffer, batch.tokens.buffer, batch.tokenCounts.buffer];
+  return [batch.kinds.buffer, batch.numbers.buffer, batch.textLengths.buffer, batch.tokens.buffer, batch.tokenCounts.buffer, batch.rendered.buffer];
 }
 
 /** Numbers that grow as a batch is read; `done` gives them in an array of their exact size. */
@@ -196,6 +198,41 @@ function growingNumbers<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBu
 const NEWLINE = 0x0a;
 
 /**
+ * The fields of a kept line's output line (rank.ts) that come from the line itself, as JSON members
+ * without braces. Rendered while the line is read, so the output needs neither the line again nor
+ * its parsed text: the ranking's own members go before and after them.
+ */
+export function renderedFields(result: ProviderResult, canonicalUrl: string | null, provider: string): string {
+  const fields = JSON.stringify({ url: result.url, canonical_url: canonicalUrl, title: result.title, snippet: result.snippet, published_date: result.published_date, source: provider });
+  return fields.slice(1, -1);
+}
+
+/**
+ * Texts written one after another as UTF-8 into a buffer of their own (so it can be handed to
+ * another thread), grown by doubling: no joined string is made, which at a batch's size would be
+ * a large object that only a full collection frees.
+ */
+function growingBytes(initial: number) {
+  let bytes = Buffer.alloc(initial);
+  let used = 0;
+  return {
+    /** Appends `value`; returns how many bytes it took. */
+    write(value: string): number {
+      const most = 3 * value.length;
+      if (used + most > bytes.length) {
+        const larger = Buffer.alloc(Math.max(2 * bytes.length, used + most));
+        bytes.copy(larger, 0, 0, used);
+        bytes = larger;
+      }
+      const written = bytes.write(value, used);
+      used += written;
+      return written;
+    },
+    done: (): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer, bytes.byteOffset, used),
+  };
+}
+
+/**
  * A reader of batches, in input order (its token table carries over from batch to batch): each
  * line is read as `skrya rank` has always read it, and a kept line is scored as at the head of
  * its provider's list (ReadItem: the ranking gives it its place).
@@ -205,7 +242,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
   const validation = rankValidationContext(setup.windowEnd);
   const table = createTokenIds();
   let reportedWords = 0;
-  return ({ bytes, firstLine, firstOffset, last }) => {
+  return ({ bytes, firstLine, last }) => {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const kinds = growingNumbers((length) => new Uint8Array(length));
     const numbers = growingNumbers((length) => new Float64Array(length));
@@ -213,6 +250,9 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
     const tokens = growingNumbers((length) => new Int32Array(length));
     const tokenCounts = growingNumbers((length) => new Int32Array(length));
     const texts: string[] = [];
+    // Output fields take about as many bytes as the lines they come from.
+    const rendered = growingBytes(Math.max(1024, bytes.byteLength));
+    let renderedBytes = 0;
     const text = (value: string | null) => {
       textLengths.push(value === null ? -1 : value.length);
       if (value !== null) texts.push(value);
@@ -248,15 +288,17 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
       const keys = matchKeys(candidate);
       const components = score.components;
       weights ??= components?.weights ?? null;
-      for (const value of [firstOffset + lineStart, end - lineStart, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
+      const fieldsBytes = rendered.write(renderedFields(item.result, keys.canonicalUrl, item.provider));
+      for (const value of [renderedBytes, fieldsBytes, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
       for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
+      renderedBytes += fieldsBytes;
       const count = table.read(matchedText(candidate));
       for (let k = 0; k < count; k++) tokens.push(table.ids[k]!);
       tokenCounts.push(count);
     }
     const newWords: string[] = [];
     for (; reportedWords < table.size; reportedWords++) newWords.push(table.word(reportedWords));
-    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), newWords, weights, dropped, failure };
+    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), rendered: rendered.done(), newWords, weights, dropped, failure };
   };
 }
 
@@ -274,11 +316,10 @@ export function createTokenWords(): TokenWords & { add(words: readonly string[])
   };
 }
 
-/** A kept line as the ranking gets it, and where the line is in the input. */
+/** A kept line as the ranking gets it, and where its output fields (renderedFields) are in its batch's `rendered` bytes. */
 export interface KeptRead {
   item: ReadItem;
-  provider: string;
-  offset: number;
+  start: number;
   length: number;
 }
 
@@ -341,8 +382,7 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     const count = tokenCounts[keptAt]!;
     visit({
       item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
-      provider,
-      offset: numbers[at]!,
+      start: numbers[at]!,
       length: numbers[at + 1]!,
     }, null);
     tokenAt += count;

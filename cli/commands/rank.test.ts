@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
-import { openJsonlInput, streamInput, textInput, type RereadableInput } from '../jsonl-input.ts';
+import { openJsonlInput, streamInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { providerResultSchema } from '../../schemas/ingest.ts';
 import { parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
 import { parseProviderResults } from './rank-reading.ts';
@@ -38,6 +38,22 @@ describe('rankProviderResults', () => {
       components: { authorityTier: 1, agreement: 0.333333, independentSources: 2 },
     });
     expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score as number);
+  });
+
+  it('prints each line as JSON.stringify would print it, its members in order, escaped and non-ASCII texts included', async () => {
+    const text = [
+      RESULTS.trimEnd(),
+      '{"url":"https://example.org/esc?a=1","title":"Caf\\u00e9 \\"quoted\\" \\/ slash","snippet":"tab\\there \\ud83d\\ude00 and Deno","published_date":null,"source":"rss"}',
+      line({ url: 'https://例え.jp/記事', title: 'Deno 2 リリース', snippet: 'Deno 2 がリリースされました', published_date: '2024-10-01', source: 'exa' }),
+    ].join('\n');
+    const printed = (await rankProviderResults(text, 'results.jsonl', options)).trimEnd().split('\n');
+    expect(printed).toHaveLength(4);
+    for (const entry of printed) {
+      const parsed = JSON.parse(entry) as Record<string, unknown>;
+      expect(Object.keys(parsed)).toEqual(['rank', 'id', 'score', 'components', 'url', 'canonical_url', 'title', 'snippet', 'published_date', 'source', 'sources', 'merged']);
+      expect(entry).toBe(JSON.stringify(parsed));
+    }
+    expect(printed.map((entry) => (JSON.parse(entry) as { title: string }).title)).toEqual(expect.arrayContaining(['Café "quoted" / slash', 'Deno 2 リリース']));
   });
 
   it('ranks the same lines the same way in any order', async () => {
@@ -173,10 +189,10 @@ describe('skrya rank reads a file, stdin or a stream alike', () => {
   ].join('\n');
   const rankOptions = { ...options, queries: ['kafka release'], keepDropped: true };
 
-  async function rankInput(source: RereadableInput): Promise<{ output: string; droppedLines: number[] }> {
+  async function rankInput(source: JsonlInput): Promise<{ output: string; droppedLines: number[] }> {
     let output = '';
     const { dropped } = await rankLines(source, rankOptions, (chunk) => {
-      output += chunk;
+      output += chunk.toString();
     });
     await source.close();
     return { output, droppedLines: dropped.map((entry) => entry.line) };

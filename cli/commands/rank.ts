@@ -1,11 +1,14 @@
 import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
-import { openJsonlInput, textInput, type RereadableInput } from '../jsonl-input.ts';
-import { INTENTS, intentSchema, isoDateTime, providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
+import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
+import { INTENTS, intentSchema, isoDateTime, type Intent } from '../../schemas/ingest.ts';
 import { createRunRanking, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
-import { createTokenWords, plainProviderResult, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
+import { createTokenWords, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
 import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
 
 /**
@@ -35,37 +38,66 @@ export function describeDropped(entry: DroppedLine, fileLabel: string): string {
 }
 
 /**
- * What ranking keeps of a result while the rest of the file is read: its id and provider, and
- * where its line is so it can be read again for the output (readResult), not its text.
+ * What ranking keeps of a result while the rest of the file is read: its id, and where its output
+ * fields, rendered as it was read (renderedFields), are in the RenderedStore; not its text.
  */
 interface KeptLine {
   id: string;
-  provider: string;
-  offset: number;
+  start: number;
   length: number;
 }
 
-/** A kept line read again: the same result the first read validated. */
-function readResult(input: RereadableInput, kept: KeptLine): ProviderResult {
-  const json: unknown = JSON.parse(input.read(kept.offset, kept.length));
-  return plainProviderResult(json) ?? providerResultSchema.parse(json);
+/**
+ * The kept lines' rendered output fields, written to a scratch file as their batches arrive and
+ * read back, each straight into the output, as the output is written: a 100k-line run would
+ * otherwise hold them all (about 60 MB) until it is ranked.
+ */
+interface RenderedStore {
+  /** Appends a batch's rendered bytes; returns where they start. */
+  append(bytes: Uint8Array): number;
+  /** Reads `length` bytes from `start` into `target` at `at`. */
+  readInto(target: Buffer, at: number, start: number, length: number): void;
+  close(): void;
 }
 
-export function rankedLine(ranked: RankedItem<KeptLine>, result: ProviderResult): string {
-  return JSON.stringify({
-    rank: ranked.rank,
-    id: ranked.item.id,
-    score: ranked.score,
-    components: ranked.components,
-    url: result.url,
-    canonical_url: ranked.canonicalUrl,
-    title: result.title,
-    snippet: result.snippet,
-    published_date: result.published_date,
-    source: ranked.item.provider,
-    sources: ranked.sources.map((source) => ({ provider: source.provider, url: source.url })),
-    merged: ranked.merged,
-  });
+function createRenderedStore(): RenderedStore {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-rank-'));
+  const fd = fs.openSync(path.join(directory, 'rendered'), 'w+');
+  // Removed at once, the file open: nothing is left behind however the run ends (Ctrl-C included).
+  fs.rmSync(directory, { recursive: true, force: true });
+  let size = 0;
+  return {
+    append(bytes) {
+      const start = size;
+      for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written, start + written);
+      size += bytes.length;
+      return start;
+    },
+    readInto(target, at, start, length) {
+      for (let read = 0; read < length;) {
+        const got = fs.readSync(fd, target, at + read, length - read, start + read);
+        if (got === 0) throw new Error('skrya rank\'s scratch file lost bytes it was given');
+        read += got;
+      }
+    },
+    close() {
+      fs.closeSync(fd);
+    },
+  };
+}
+
+/** A ranked line's JSON: the ranking's members, then the line's rendered fields, then its sources. */
+function rankedLineParts(ranked: RankedItem<KeptLine>): { head: string; tail: string } {
+  const head = JSON.stringify({ rank: ranked.rank, id: ranked.item.id, score: ranked.score, components: ranked.components });
+  const sources = JSON.stringify(ranked.sources.map((source) => ({ provider: source.provider, url: source.url })));
+  return { head: `${head.slice(0, -1)},`, tail: `,"sources":${sources},"merged":${JSON.stringify(ranked.merged)}}\n` };
+}
+
+/** The kept line's fields as the result they came from: what the digest reads of it. */
+function renderedResult(store: RenderedStore, kept: KeptLine): { url: string; title: string; snippet: string; published_date: string | null } {
+  const bytes = Buffer.allocUnsafe(kept.length);
+  store.readInto(bytes, 0, kept.start, kept.length);
+  return JSON.parse(`{${bytes.toString('utf8')}}`) as { url: string; title: string; snippet: string; published_date: string | null };
 }
 
 export async function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): Promise<string> {
@@ -74,15 +106,50 @@ export async function rankProviderResults(text: string, fileLabel: string, optio
 
 /** Validates like the pipeline, ranks what it keeps; `output` is what stdout gets. */
 export async function rankAndValidate(text: string, fileLabel: string, options: RankCommandOptions): Promise<{ output: string; dropped: DroppedLine[] }> {
-  let output = '';
+  const chunks: Buffer[] = [];
   const { dropped } = await rankLines(textInput(text, fileLabel), options, (chunk) => {
-    output += chunk;
+    chunks.push(chunk);
   });
-  return { output, dropped };
+  return { output: Buffer.concat(chunks).toString('utf8'), dropped };
 }
 
-/** Lines the output is written in at a time: a 100k ranking never becomes one string. */
-const OUTPUT_CHUNK_LINES = 1_000;
+/** Output bytes written at a time: a 100k ranking is never held whole. */
+const OUTPUT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Output gathered into buffers of about OUTPUT_CHUNK_BYTES, each handed to `write` once full (at
+ * a line end), so the output is encoded a line's parts at a time, never as one string.
+ */
+function bufferedOutput(write: (chunk: Buffer) => void | Promise<void>) {
+  let buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+  let used = 0;
+  const flush = async () => {
+    if (used > 0) await write(buffer.subarray(0, used));
+    // A written buffer may still be queued in the stream: the next bytes go to a new one.
+    buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+    used = 0;
+  };
+  return {
+    /** Makes room for `bytes` more bytes, writing what is gathered first if they would not fit. */
+    async reserve(bytes: number) {
+      if (used + bytes <= buffer.length) return;
+      await flush();
+      if (bytes > buffer.length) buffer = Buffer.allocUnsafe(bytes);
+    },
+    text(value: string) {
+      used += buffer.write(value, used);
+    },
+    /** `length` bytes `fill` puts into the buffer at the place it is given. */
+    bytes(length: number, fill: (target: Buffer, at: number) => void) {
+      fill(buffer, used);
+      used += length;
+    },
+    flush,
+  };
+}
+
+/** The most bytes a string can take as UTF-8. */
+const utf8Bound = (value: string) => 3 * value.length;
 
 /**
  * Reads and validates each line as it comes (a batch at a time, on reading threads for a large
@@ -90,7 +157,7 @@ const OUTPUT_CHUNK_LINES = 1_000;
  * scores, what dedupe matches on and a KeptLine; the line's text is let go. A line that cannot be
  * read fails the run, after every line before it, as it would read one line at a time.
  */
-async function readAndRank(input: RereadableInput, options: RankCommandOptions, plan: ReadingPlan): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
+async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
   const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const listLengths = new Map<string, number>();
   const dropped: DroppedLine[] = [];
@@ -99,8 +166,10 @@ async function readAndRank(input: RereadableInput, options: RankCommandOptions, 
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
   const rankNext = async () => {
     const { reader, batch } = reading.shift()!;
-    unpackBatch(await batch, tables[reader]!, listLengths, (kept, drop) => {
-      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, provider: kept.provider, offset: kept.offset, length: kept.length });
+    const read = await batch;
+    const renderedAt = store.append(read.rendered);
+    unpackBatch(read, tables[reader]!, listLengths, (kept, drop) => {
+      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, start: renderedAt + kept.start, length: kept.length });
       else dropped.push(drop!);
     });
   };
@@ -133,38 +202,51 @@ async function readAndRank(input: RereadableInput, options: RankCommandOptions, 
 
 /**
  * The command's whole work: read and validate each line as it comes, rank what validation kept,
- * and hand the output to `write` in chunks (ranked lines, each read again from the input, then
- * the dropped ones with keepDropped).
+ * and hand the output to `write` in chunks of whole lines (the ranked lines, then the dropped
+ * ones with keepDropped).
  */
-export async function rankLines(input: RereadableInput, options: RankCommandOptions, write: (chunk: string) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[] }> {
-  const { ranked, dropped } = await readAndRank(input, options, plan);
+export async function rankLines(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[] }> {
+  const store = createRenderedStore();
+  try {
+    return await rankAndWrite(input, options, write, plan, store);
+  } finally {
+    store.close();
+  }
+}
+
+async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan, store: RenderedStore): Promise<{ dropped: DroppedLine[] }> {
+  const { ranked, dropped } = await readAndRank(input, options, plan, store);
   if (options.digest === true) {
     const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
-    await write(renderDigest({
+    await write(Buffer.from(renderDigest({
       topicId: 'rank',
       title: options.queries[0] ?? 'Results',
       items: entries.map((entry) => {
-        const result = readResult(input, entry.item);
+        const result = renderedResult(store, entry.item);
         return { title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date };
       }),
       stats: { retrieved: entries.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(entries.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
-    }));
+    })));
     return { dropped };
   }
-  const listed = options.keepDropped === true ? dropped.map(droppedLine) : [];
-  const total = ranked.length + listed.length;
-  for (let start = 0; start < total; start += OUTPUT_CHUNK_LINES) {
-    const chunk: string[] = [];
-    for (let index = start; index < Math.min(total, start + OUTPUT_CHUNK_LINES); index++) {
-      if (index >= ranked.length) {
-        chunk.push(listed[index - ranked.length]!);
-        continue;
-      }
-      const entry = ranked.at(index);
-      chunk.push(rankedLine(entry, readResult(input, entry.item)));
-    }
-    await write(`${chunk.join('\n')}\n`);
+  const output = bufferedOutput(write);
+  for (let position = 0; position < ranked.length; position++) {
+    const entry = ranked.at(position);
+    const { head, tail } = rankedLineParts(entry);
+    const kept = entry.item;
+    await output.reserve(utf8Bound(head) + kept.length + utf8Bound(tail));
+    output.text(head);
+    output.bytes(kept.length, (target, at) => store.readInto(target, at, kept.start, kept.length));
+    output.text(tail);
   }
+  if (options.keepDropped === true) {
+    for (const entry of dropped) {
+      const text = `${droppedLine(entry)}\n`;
+      await output.reserve(utf8Bound(text));
+      output.text(text);
+    }
+  }
+  await output.flush();
   return { dropped };
 }
 
@@ -183,7 +265,7 @@ export function parseRankOptions(raw: { intent?: string; query: string[]; boost?
   return { intent, queries, boostDomains, windowEnd };
 }
 
-async function writeRespectingBackpressure(chunk: string): Promise<void> {
+async function writeRespectingBackpressure(chunk: Buffer): Promise<void> {
   if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
 
