@@ -116,12 +116,20 @@ function trimLeading(text: string): string {
 
 const ROOT_BASE = /^(?:<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>|\s)*<[\w:.-]+\b[^>]*?\bxml:base\s*=\s*["']([^"']*)["']/;
 
+/**
+ * fast-xml-parser builds the element path as a string for every text node, attribute and child only
+ * to hand it to callbacks (value processors, isArray, updateTag); the library sets none of them, so
+ * the default callbacks get the path object they ignore instead.
+ */
+const FEED_XML_OPTIONS = { jPath: false };
+
 function extractFeed(raw: RawResponse): FeedData {
   const options: ReaderOptions = {
     descriptionMaxLen: 0,
     baseUrl: raw.url?.startsWith('http') ? raw.url : '',
     getExtraEntryFields: entryExtras,
     getExtraFeedFields: feedExtras,
+    xmlParserOptions: FEED_XML_OPTIONS,
   };
   const text = trimLeading(raw.body);
   const looksJson = /json/i.test(raw.contentType) || text.startsWith('{');
