@@ -45,6 +45,16 @@ describe('parseFeedResponse on realistic feeds', () => {
     expect(results[0]?.content).toContain('Metadaten liegen in einem eigenen Log');
   });
 
+  it('number-like text (a title "007", a body "1.50", a year as pubDate) is kept as written, not read as a number', () => {
+    const body = `<?xml version="1.0"?><rss version="2.0"><channel><title>Numbers</title><link>https://numbers.example.org/</link>
+      <item><title>007</title><link>https://numbers.example.org/a</link><description>1.50</description><pubDate>2024</pubDate></item>
+      <item><title>1e3</title><link>https://numbers.example.org/b</link><description>0x10</description></item>
+    </channel></rss>`;
+    const results = parseFeedResponse(raw(body, 'application/rss+xml'));
+    expect(results.map((result) => [result.title, result.snippet])).toEqual([['007', '1.50'], ['1e3', '0x10']]);
+    expect(results[0]?.published_date).toBe('2024-01-01T00:00:00.000Z');
+  });
+
   it('JSON Feed 1.1 with content_html and content_text', () => {
     const results = parseFeedResponse(raw(fixture('changelog.feed.json'), 'application/feed+json'));
     expect(results).toHaveLength(2);

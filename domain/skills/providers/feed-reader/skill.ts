@@ -116,12 +116,22 @@ function trimLeading(text: string): string {
 
 const ROOT_BASE = /^(?:<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>|\s)*<[\w:.-]+\b[^>]*?\bxml:base\s*=\s*["']([^"']*)["']/;
 
+/**
+ * fast-xml-parser options. jPath: it builds the element path as a string for every text node,
+ * attribute and child only to hand it to callbacks (value processors, isArray, updateTag); the
+ * library sets none of them, so the default callbacks get the path object they ignore instead.
+ * parseTagValue: left on, every text was tried as a number, which read a title "007" as "7" and
+ * "0x10" as "16", and dropped a number-like body; feed text is text.
+ */
+const FEED_XML_OPTIONS = { jPath: false, parseTagValue: false };
+
 function extractFeed(raw: RawResponse): FeedData {
   const options: ReaderOptions = {
     descriptionMaxLen: 0,
     baseUrl: raw.url?.startsWith('http') ? raw.url : '',
     getExtraEntryFields: entryExtras,
     getExtraFeedFields: feedExtras,
+    xmlParserOptions: FEED_XML_OPTIONS,
   };
   const text = trimLeading(raw.body);
   const looksJson = /json/i.test(raw.contentType) || text.startsWith('{');
