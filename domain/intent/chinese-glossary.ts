@@ -1,5 +1,5 @@
 import { SkryaError } from '../../runtime/errors.ts';
-import { isNonEmptyString, isRecord, nonEmptyStrings, unknownKeys } from './data-file-checks.ts';
+import { isNonEmptyString, isRecord, nonEmptyStrings, versionedFileProblem } from './data-file-checks.ts';
 
 export interface Glossary {
   terms: ReadonlyMap<string, string>;
@@ -10,10 +10,8 @@ export interface Glossary {
 /** What is wrong with a glossary file ({version: 1, description, dropped: [phrase], terms: {phrase: English}}), or null. */
 function glossaryFileProblem(raw: unknown): string | null {
   if (!isRecord(raw)) return 'not a JSON object';
-  const extra = unknownKeys(raw, ['version', 'description', 'dropped', 'terms']);
-  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
-  if (raw.version !== 1) return 'version must be 1';
-  if (typeof raw.description !== 'string') return 'description must be a string';
+  const envelope = versionedFileProblem(raw, ['dropped', 'terms']);
+  if (envelope !== null) return envelope;
   if (!nonEmptyStrings(raw.dropped)) return 'dropped must be a list of non-empty strings';
   if (!isRecord(raw.terms) || Object.entries(raw.terms).some(([chinese, english]) => chinese === '' || !isNonEmptyString(english))) return 'terms must map non-empty phrases to non-empty English';
   return null;

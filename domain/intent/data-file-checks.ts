@@ -11,3 +11,12 @@ export const unknownKeys = (value: Record<string, unknown>, known: readonly stri
 export const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 export const nonEmptyStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isNonEmptyString);
+
+/** The envelope both shipped data files share ({version: 1, description, …only `fields`}): what is wrong with it, or null. */
+export function versionedFileProblem(raw: Record<string, unknown>, fields: readonly string[]): string | null {
+  const extra = unknownKeys(raw, ['version', 'description', ...fields]);
+  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
+  if (raw.version !== 1) return 'version must be 1';
+  if (typeof raw.description !== 'string') return 'description must be a string';
+  return null;
+}

@@ -1,6 +1,6 @@
 import { SkryaError } from '../../runtime/errors.ts';
 import { closestWord } from './correct-typos.ts';
-import { isNonEmptyString, isRecord, nonEmptyStrings, unknownKeys } from './data-file-checks.ts';
+import { isNonEmptyString, isRecord, nonEmptyStrings, unknownKeys, versionedFileProblem } from './data-file-checks.ts';
 
 interface SynonymEntry {
   term: string;
@@ -25,10 +25,8 @@ function entryProblem(entry: unknown): string | null {
 /** What is wrong with a synonym file ({version: 1, description, entries, contextTerms}), or null. */
 function synonymFileProblem(raw: unknown): string | null {
   if (!isRecord(raw)) return 'not a JSON object';
-  const extra = unknownKeys(raw, ['version', 'description', 'entries', 'contextTerms']);
-  if (extra.length > 0) return `unknown fields: ${extra.join(', ')}`;
-  if (raw.version !== 1) return 'version must be 1';
-  if (typeof raw.description !== 'string') return 'description must be a string';
+  const envelope = versionedFileProblem(raw, ['entries', 'contextTerms']);
+  if (envelope !== null) return envelope;
   if (!Array.isArray(raw.entries)) return 'entries must be a list';
   for (const [index, entry] of raw.entries.entries()) {
     const problem = entryProblem(entry);
