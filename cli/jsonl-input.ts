@@ -63,3 +63,15 @@ export async function openJsonlInput(file: string): Promise<JsonlInput> {
   const stream = handle.createReadStream(stat.isFile() ? { start: 0, autoClose: false } : { autoClose: false }) as AsyncIterable<Buffer>;
   return { ...streamInput(stream, file, close), size: stat.isFile() ? stat.size : null };
 }
+
+/** The whole text a `--jsonl` option names ("-" is stdin) and the label messages give it; unreadable input is INVALID_INPUT. */
+export async function readJsonlText(file: string): Promise<{ text: string; label: string }> {
+  const input = await openJsonlInput(file);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of input.chunks()) chunks.push(chunk);
+    return { text: Buffer.concat(chunks).toString('utf8'), label: input.label };
+  } finally {
+    await input.close();
+  }
+}

@@ -2,10 +2,10 @@
  * `skrya classify --jsonl`, in a module of its own: classify.ts loads it only for --jsonl, so a
  * single query's run does not load zod (most of its start-up), and many queries pay for it once.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
+import { readJsonlText } from '../jsonl-input.ts';
 import { classifyQuery } from '../../domain/intent/classify-query.ts';
 
 const jsonlQuerySchema = z.union([z.string(), z.looseObject({ id: z.union([z.string(), z.number()]).optional(), query: z.string() })]);
@@ -26,20 +26,8 @@ export function classifyJsonLines(text: string, sourceLabel: string, now: Date =
   return queries.map(({ id, query }) => `${JSON.stringify({ ...(id === undefined ? {} : { id }), query, ...classifyQuery(query, { now }) })}\n`).join('');
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The results for the queries of a file, or of standard input when `source` is "-". */
 export async function classifyJsonlSource(source: string): Promise<string> {
-  const fromStdin = source === '-';
-  let text: string;
-  try {
-    text = fromStdin ? await readAll(process.stdin) : await readFile(source, 'utf8');
-  } catch (error) {
-    throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${source}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  return classifyJsonLines(text, fromStdin ? 'stdin' : source);
+  const { text, label } = await readJsonlText(source);
+  return classifyJsonLines(text, label);
 }

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { jsonLines } from '../json-lines.ts';
+import { readJsonlText } from '../jsonl-input.ts';
 import { screenInputSchema, screenItem, type ScreenInput, type ScreenResult } from '../../domain/screening/screen-item.ts';
 
 /**
@@ -37,24 +37,12 @@ export function screenJsonLines(text: string, sourceLabel: string, screen: (inpu
     .join('');
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export function registerScreenCommand(program: Command): void {
   program
     .command('screen')
     .option('--jsonl <file>', 'items, one JSON object a line: {id, title, content, summary, url, html}; "-" or omitted reads standard input')
     .action(async (raw: { jsonl?: string }) => {
-      const fromStdin = raw.jsonl === undefined || raw.jsonl === '-';
-      let text: string;
-      try {
-        text = fromStdin ? await readAll(process.stdin) : await readFile(raw.jsonl ?? '', 'utf8');
-      } catch (error) {
-        throw new SkryaError('INVALID_INPUT', `cannot read --jsonl ${raw.jsonl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-      process.stdout.write(screenJsonLines(text, fromStdin ? 'stdin' : (raw.jsonl ?? 'stdin')));
+      const { text, label } = await readJsonlText(raw.jsonl ?? '-');
+      process.stdout.write(screenJsonLines(text, label));
     });
 }
