@@ -107,6 +107,9 @@ async function restoreCommitNotes(options: { kafka: Kafka; groupId: string; inpu
     const admin = options.kafka.admin();
     try {
       await admin.connect();
+      // A new admin knows no brokers until it reads metadata: fetchOffsets would ask for the group
+      // coordinator first, find none, and wait kafkajs's retry delay (300 ms or more) on every join.
+      await admin.fetchTopicMetadata({ topics: [options.inputTopic] });
       const [offsets] = await admin.fetchOffsets({ groupId: options.groupId, topics: [options.inputTopic] });
       for (const { partition, metadata } of offsets?.partitions ?? []) {
         if (metadata && options.partitions.includes(partition)) options.restore(partition, metadata);
