@@ -149,18 +149,19 @@ function bufferedOutput(write: (chunk: Buffer) => void | Promise<void>) {
 }
 
 /**
- * Buffers the readers render batches' output fields into, each given back once its bytes are in
- * the RenderedStore and handed out again: a reading thread allocating a megabyte or two a batch
- * (freed on this thread) leaves glibc holding about 50 MB in the threads' arenas on a 100k file.
+ * Buffers for batches' bytes or their rendered output fields, each given back once its batch is
+ * done with it and handed out again: a few buffers serve a whole run. Allocated a megabyte or two
+ * a batch instead, on one thread and freed on another, they left glibc holding about 50 MB in the
+ * threads' arenas on a 100k file, and the reading threads holding buffers their collector had not
+ * freed yet.
  */
-function renderedSpaces() {
+function spareBuffers() {
   const spare: ArrayBuffer[] = [];
   return {
-    /** A buffer for the output fields of a batch of `batchBytes`: they take a little more than the lines (the canonical URL is added). */
-    take(batchBytes: number): ArrayBuffer {
-      const wanted = 2 * batchBytes;
-      for (let space = spare.pop(); space !== undefined; space = spare.pop()) if (space.byteLength >= wanted) return space;
-      return new ArrayBuffer(wanted);
+    /** A buffer of at least `bytes`; a new one has `fresh` bytes. */
+    take(bytes: number, fresh: number): ArrayBuffer {
+      for (let space = spare.pop(); space !== undefined; space = spare.pop()) if (space.byteLength >= bytes) return space;
+      return new ArrayBuffer(Math.max(bytes, fresh));
     },
     giveBack(space: ArrayBuffer) {
       spare.push(space);
@@ -184,19 +185,23 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   const readers = startReaders({ label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd }, plan);
   const tables = readers.map(() => createTokenWords());
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
-  const spaces = renderedSpaces();
+  const inputs = spareBuffers();
+  const outputs = spareBuffers();
   const rankNext = async () => {
     const { reader, batch } = reading.shift()!;
     const read = await batch;
     const renderedAt = store.append(read.rendered);
-    spaces.giveBack(read.rendered.buffer);
+    inputs.giveBack(read.input.buffer);
+    outputs.giveBack(read.rendered.buffer);
     unpackBatch(read, tables[reader]!, listLengths, (kept, drop) => {
       if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, start: renderedAt + kept.start, length: kept.length });
       else dropped.push(drop!);
     });
   };
   try {
-    const batches = lineBatches(input.chunks(), plan.batchBytes)[Symbol.asyncIterator]();
+    // A batch ends within a read chunk (64 KB) past batchBytes: a quarter more is room for any usual one.
+    const batchSpace = 1.25 * plan.batchBytes;
+    const batches = lineBatches(input.chunks(), plan.batchBytes, (size) => new Uint8Array(inputs.take(size, batchSpace), 0, size))[Symbol.asyncIterator]();
     for (let sent = 0; ; sent++) {
       let next: IteratorResult<LineBatch>;
       try {
@@ -208,7 +213,8 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
       }
       if (next.done === true) break;
       const reader = sent % readers.length;
-      const batch = readers[reader]!.read(next.value, spaces.take(next.value.bytes.byteLength));
+      // The output fields take a little more than the lines (the canonical URL is added).
+      const batch = readers[reader]!.read(next.value, outputs.take(2 * next.value.bytes.byteLength, 2 * batchSpace));
       // Taken in file order below; a thread's failure must not go unheeded meanwhile.
       batch.catch(() => {});
       reading.push({ reader, batch });
