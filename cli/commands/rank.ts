@@ -185,8 +185,9 @@ const utf8Bound = (value: string) => 3 * value.length;
 /**
  * Reads and validates each line as it comes (a batch at a time, on reading threads for a large
  * file) and hands the ones validation keeps to the ranking in file order, which holds only their
- * scores, what dedupe matches on and its number in the RenderedStore; the line's text is let go. A line that cannot be
- * read fails the run, after every line before it, as it would read one line at a time.
+ * scores, what dedupe matches on and their numbers in the RenderedStore; the line's text is let
+ * go. A line that cannot be read fails the run, after every line before it, as it would read one
+ * line at a time.
  */
 async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<number>; dropped: DroppedLine[] }> {
   const run = createRunRanking<number>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
