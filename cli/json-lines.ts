@@ -49,13 +49,17 @@ function countNewlines(bytes: Uint8Array): number {
   return count;
 }
 
-/** A byte stream's lines in batches of about `batchBytes`: a batch ends at the last line end of the chunk that brings it to that size. */
-export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: number): AsyncGenerator<LineBatch> {
+/**
+ * A byte stream's lines in batches of about `batchBytes`: a batch ends at the last line end of the
+ * chunk that brings it to that size. `space` gives each batch's bytes a place (a caller may reuse
+ * the buffers of batches it is done with).
+ */
+export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: number, space: (size: number) => Uint8Array<ArrayBuffer> = (size) => new Uint8Array(size)): AsyncGenerator<LineBatch> {
   let gathered: Buffer[] = [];
   let gatheredBytes = 0;
   let firstLine = 1;
   const batch = (size: number, last: boolean): LineBatch => {
-    const bytes = new Uint8Array(size);
+    const bytes = space(size);
     let at = 0;
     for (const part of gathered) {
       bytes.set(part, at);

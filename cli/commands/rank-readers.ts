@@ -9,7 +9,8 @@ import { createBatchReader, type ReadBatch, type ReadingSetup } from './rank-rea
  * order it was sent them, each with the words its token table added since its previous one.
  */
 export interface BatchReader {
-  read(batch: LineBatch): Promise<ReadBatch>;
+  /** Reads `batch`, its output fields rendered into `space` (handed over with it). */
+  read(batch: LineBatch, space: ArrayBuffer): Promise<ReadBatch>;
   close(): Promise<void>;
 }
 
@@ -38,7 +39,7 @@ export function readingPlan(size: number | null, cores = availableParallelism())
 export function startReaders(setup: ReadingSetup, plan: ReadingPlan): BatchReader[] {
   if (plan.threads === 0) {
     const read = createBatchReader(setup);
-    return [{ read: async (batch) => read(batch), close: async () => {} }];
+    return [{ read: async (batch, space) => read(batch, space), close: async () => {} }];
   }
   return Array.from({ length: plan.threads }, () => startReadingThread(setup));
 }
@@ -60,11 +61,11 @@ function startReadingThread(setup: ReadingSetup): BatchReader {
     if (!closing) fail(new Error(`a reading thread of skrya rank exited with code ${code}`));
   });
   return {
-    read(batch) {
+    read(batch, space) {
       if (failed !== null) return Promise.reject(failed);
       return new Promise<ReadBatch>((resolve, reject) => {
         waiting.push({ resolve, reject });
-        worker.postMessage(batch, [batch.bytes.buffer]);
+        worker.postMessage({ batch, space }, [batch.bytes.buffer, space]);
       });
     },
     async close() {

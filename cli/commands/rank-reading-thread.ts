@@ -13,7 +13,7 @@ module.enableCompileCache?.();
 const { createBatchReader, transferables } = await import('./rank-reading.ts');
 
 const read = createBatchReader(workerData as ReadingSetup);
-parentPort!.on('message', (batch: LineBatch) => {
-  const done = read(batch);
+parentPort!.on('message', ({ batch, space }: { batch: LineBatch; space: ArrayBuffer }) => {
+  const done = read(batch, space);
   parentPort!.postMessage(done, transferables(done));
 });

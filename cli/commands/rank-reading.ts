@@ -160,6 +160,8 @@ const DROPPED = 2;
  * not be read (the batch stops there), as the error it raised.
  */
 export interface ReadBatch {
+  /** The batch's own bytes, handed back so their buffer can take a later batch. */
+  input: Uint8Array<ArrayBuffer>;
   kinds: Uint8Array<ArrayBuffer>;
   numbers: Float64Array<ArrayBuffer>;
   texts: string;
@@ -175,10 +177,14 @@ export interface ReadBatch {
 
 /** The buffers a ReadBatch can hand over to another thread without copying them. */
 export function transferables(batch: ReadBatch): ArrayBuffer[] {
-  return [batch.kinds.buffer, batch.numbers.buffer, batch.textLengths.buffer, batch.tokens.buffer, batch.tokenCounts.buffer, batch.rendered.buffer];
+  return [batch.input.buffer, batch.kinds.buffer, batch.numbers.buffer, batch.textLengths.buffer, batch.tokens.buffer, batch.tokenCounts.buffer, batch.rendered.buffer];
 }
 
-/** Numbers that grow as a batch is read; `done` gives them in an array of their exact size. */
+/**
+ * Numbers that grow as a batch is read; `done` gives them in an array of their exact size and
+ * empties them for the next batch, which reuses their space: a reader allocates only the exact
+ * arrays it hands over, not a chain of doublings each batch, freed only when its thread collects.
+ */
 function growingNumbers<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(make: (length: number) => A) {
   let values = make(1024);
   let count = 0;
@@ -191,7 +197,11 @@ function growingNumbers<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBu
       }
       values[count++] = value;
     },
-    done: (): A => values.slice(0, count) as A,
+    done(): A {
+      const exact = values.slice(0, count) as A;
+      count = 0;
+      return exact;
+    },
   };
 }
 
@@ -208,19 +218,19 @@ export function renderedFields(result: ProviderResult, canonicalUrl: string | nu
 }
 
 /**
- * Texts written one after another as UTF-8 into a buffer of their own (so it can be handed to
- * another thread), grown by doubling: no joined string is made, which at a batch's size would be
- * a large object that only a full collection frees.
+ * Texts written one after another as UTF-8 into `space` (a buffer of their own, so it can be handed
+ * to another thread), grown by doubling when they outgrow it: no joined string is made, which at a
+ * batch's size would be a large object that only a full collection frees.
  */
-function growingBytes(initial: number) {
-  let bytes = Buffer.alloc(initial);
+function growingBytes(space: ArrayBuffer) {
+  let bytes = Buffer.from(space);
   let used = 0;
   return {
     /** Appends `value`; returns how many bytes it took. */
     write(value: string): number {
       const most = 3 * value.length;
       if (used + most > bytes.length) {
-        const larger = Buffer.alloc(Math.max(2 * bytes.length, used + most));
+        const larger = Buffer.allocUnsafeSlow(Math.max(2 * bytes.length, used + most));
         bytes.copy(larger, 0, 0, used);
         bytes = larger;
       }
@@ -235,23 +245,24 @@ function growingBytes(initial: number) {
 /**
  * A reader of batches, in input order (its token table carries over from batch to batch): each
  * line is read as `skrya rank` has always read it, and a kept line is scored as at the head of
- * its provider's list (ReadItem: the ranking gives it its place).
+ * its provider's list (ReadItem: the ranking gives it its place). The rendered output fields go
+ * into `space`, a buffer the thread that ranks hands back once it has stored them (rank.ts,
+ * renderedSpaces), so batch after batch reuses the same few buffers.
  */
-export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => ReadBatch {
+export function createBatchReader(setup: ReadingSetup): (batch: LineBatch, space: ArrayBuffer) => ReadBatch {
   const scoreOf = createItemScorer({ intent: setup.intent, subQueries: setup.queries, windowEnd: setup.windowEnd, boostDomains: setup.boostDomains });
   const validation = rankValidationContext(setup.windowEnd);
   const table = createTokenIds();
   let reportedWords = 0;
-  return ({ bytes, firstLine, last }) => {
+  const kinds = growingNumbers((length) => new Uint8Array(length));
+  const numbers = growingNumbers((length) => new Float64Array(length));
+  const textLengths = growingNumbers((length) => new Int32Array(length));
+  const tokens = growingNumbers((length) => new Int32Array(length));
+  const tokenCounts = growingNumbers((length) => new Int32Array(length));
+  return ({ bytes, firstLine, last }, space) => {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const kinds = growingNumbers((length) => new Uint8Array(length));
-    const numbers = growingNumbers((length) => new Float64Array(length));
-    const textLengths = growingNumbers((length) => new Int32Array(length));
-    const tokens = growingNumbers((length) => new Int32Array(length));
-    const tokenCounts = growingNumbers((length) => new Int32Array(length));
     const texts: string[] = [];
-    // Output fields take about as many bytes as the lines they come from.
-    const rendered = growingBytes(Math.max(1024, bytes.byteLength));
+    const rendered = growingBytes(space);
     let renderedBytes = 0;
     const text = (value: string | null) => {
       textLengths.push(value === null ? -1 : value.length);
@@ -298,7 +309,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch) => Re
     }
     const newWords: string[] = [];
     for (; reportedWords < table.size; reportedWords++) newWords.push(table.word(reportedWords));
-    return { kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), rendered: rendered.done(), newWords, weights, dropped, failure };
+    return { input: bytes, kinds: kinds.done(), numbers: numbers.done(), texts: texts.join(''), textLengths: textLengths.done(), tokens: tokens.done(), tokenCounts: tokenCounts.done(), rendered: rendered.done(), newWords, weights, dropped, failure };
   };
 }
 

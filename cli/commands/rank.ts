@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { growArray } from '../../domain/arrays/grow-array.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
@@ -38,25 +39,19 @@ export function describeDropped(entry: DroppedLine, fileLabel: string): string {
 }
 
 /**
- * What ranking keeps of a result while the rest of the file is read: its id, and where its output
- * fields, rendered as it was read (renderedFields), are in the RenderedStore; not its text.
- */
-interface KeptLine {
-  id: string;
-  start: number;
-  length: number;
-}
-
-/**
  * The kept lines' rendered output fields, written to a scratch file as their batches arrive and
  * read back, each straight into the output, as the output is written: a 100k-line run would
- * otherwise hold them all (about 60 MB) until it is ranked.
+ * otherwise hold them all (about 60 MB) until it is ranked. What ranking keeps of a kept line
+ * while the rest of the file is read is its number here (its id is its sources' first), not its text.
  */
 interface RenderedStore {
   /** Appends a batch's rendered bytes; returns where they start. */
   append(bytes: Uint8Array): number;
-  /** Reads `length` bytes from `start` into `target` at `at`. */
-  readInto(target: Buffer, at: number, start: number, length: number): void;
+  /** Notes a kept line's fields, `length` bytes from `start`; returns the line's number. */
+  addLine(start: number, length: number): number;
+  lineLength(line: number): number;
+  /** Reads a line's fields into `target` at `at`. */
+  readLine(line: number, target: Buffer, at: number): void;
   close(): void;
 }
 
@@ -66,6 +61,10 @@ function createRenderedStore(): RenderedStore {
   // Removed at once, the file open: nothing is left behind however the run ends (Ctrl-C included).
   fs.rmSync(directory, { recursive: true, force: true });
   let size = 0;
+  // Per kept line, in columns rather than an object each: 100k of them live until the output is written.
+  let starts = new Float64Array(1024);
+  let lengths = new Int32Array(1024);
+  let lines = 0;
   return {
     append(bytes) {
       const start = size;
@@ -73,7 +72,17 @@ function createRenderedStore(): RenderedStore {
       size += bytes.length;
       return start;
     },
-    readInto(target, at, start, length) {
+    addLine(start, length) {
+      starts = growArray(starts, lines + 1);
+      lengths = growArray(lengths, lines + 1);
+      starts[lines] = start;
+      lengths[lines] = length;
+      return lines++;
+    },
+    lineLength: (line) => lengths[line]!,
+    readLine(line, target, at) {
+      const start = starts[line]!;
+      const length = lengths[line]!;
       for (let read = 0; read < length;) {
         const got = fs.readSync(fd, target, at + read, length - read, start + read);
         if (got === 0) throw new Error('skrya rank\'s scratch file lost bytes it was given');
@@ -87,16 +96,17 @@ function createRenderedStore(): RenderedStore {
 }
 
 /** A ranked line's JSON: the ranking's members, then the line's rendered fields, then its sources. */
-function rankedLineParts(ranked: RankedItem<KeptLine>): { head: string; tail: string } {
-  const head = JSON.stringify({ rank: ranked.rank, id: ranked.item.id, score: ranked.score, components: ranked.components });
+function rankedLineParts(ranked: RankedItem<number>): { head: string; tail: string } {
+  // The kept copy is the first of its sources.
+  const head = JSON.stringify({ rank: ranked.rank, id: ranked.sources[0]!.id, score: ranked.score, components: ranked.components });
   const sources = JSON.stringify(ranked.sources.map((source) => ({ provider: source.provider, url: source.url })));
   return { head: `${head.slice(0, -1)},`, tail: `,"sources":${sources},"merged":${JSON.stringify(ranked.merged)}}\n` };
 }
 
 /** The kept line's fields as the result they came from: what the digest reads of it. */
-function renderedResult(store: RenderedStore, kept: KeptLine): { url: string; title: string; snippet: string; published_date: string | null } {
-  const bytes = Buffer.allocUnsafe(kept.length);
-  store.readInto(bytes, 0, kept.start, kept.length);
+function renderedResult(store: RenderedStore, line: number): { url: string; title: string; snippet: string; published_date: string | null } {
+  const bytes = Buffer.allocUnsafe(store.lineLength(line));
+  store.readLine(line, bytes, 0);
   return JSON.parse(`{${bytes.toString('utf8')}}`) as { url: string; title: string; snippet: string; published_date: string | null };
 }
 
@@ -148,33 +158,61 @@ function bufferedOutput(write: (chunk: Buffer) => void | Promise<void>) {
   };
 }
 
+/**
+ * Buffers for batches' bytes or their rendered output fields, each given back once its batch is
+ * done with it and handed out again: a few buffers serve a whole run. Allocated a megabyte or two
+ * a batch instead, on one thread and freed on another, they left glibc holding about 50 MB in the
+ * threads' arenas on a 100k file, and the reading threads holding buffers their collector had not
+ * freed yet.
+ */
+function spareBuffers() {
+  const spare: ArrayBuffer[] = [];
+  return {
+    /** A buffer of at least `bytes`; a new one has `fresh` bytes. */
+    take(bytes: number, fresh: number): ArrayBuffer {
+      for (let space = spare.pop(); space !== undefined; space = spare.pop()) if (space.byteLength >= bytes) return space;
+      return new ArrayBuffer(Math.max(bytes, fresh));
+    },
+    giveBack(space: ArrayBuffer) {
+      spare.push(space);
+    },
+  };
+}
+
 /** The most bytes a string can take as UTF-8. */
 const utf8Bound = (value: string) => 3 * value.length;
 
 /**
  * Reads and validates each line as it comes (a batch at a time, on reading threads for a large
  * file) and hands the ones validation keeps to the ranking in file order, which holds only their
- * scores, what dedupe matches on and a KeptLine; the line's text is let go. A line that cannot be
- * read fails the run, after every line before it, as it would read one line at a time.
+ * scores, what dedupe matches on and their numbers in the RenderedStore; the line's text is let
+ * go. A line that cannot be read fails the run, after every line before it, as it would read one
+ * line at a time.
  */
-async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<KeptLine>; dropped: DroppedLine[] }> {
-  const run = createRunRanking<KeptLine>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
+async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<number>; dropped: DroppedLine[] }> {
+  const run = createRunRanking<number>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const listLengths = new Map<string, number>();
   const dropped: DroppedLine[] = [];
   const readers = startReaders({ label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd }, plan);
   const tables = readers.map(() => createTokenWords());
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
+  const inputs = spareBuffers();
+  const outputs = spareBuffers();
   const rankNext = async () => {
     const { reader, batch } = reading.shift()!;
     const read = await batch;
     const renderedAt = store.append(read.rendered);
+    inputs.giveBack(read.input.buffer);
+    outputs.giveBack(read.rendered.buffer);
     unpackBatch(read, tables[reader]!, listLengths, (kept, drop) => {
-      if (kept !== null) run.addRead(kept.item, { id: kept.item.keys.id, start: renderedAt + kept.start, length: kept.length });
+      if (kept !== null) run.addRead(kept.item, store.addLine(renderedAt + kept.start, kept.length));
       else dropped.push(drop!);
     });
   };
   try {
-    const batches = lineBatches(input.chunks(), plan.batchBytes)[Symbol.asyncIterator]();
+    // A batch ends within a read chunk (64 KB) past batchBytes: a quarter more is room for any usual one.
+    const batchSpace = 1.25 * plan.batchBytes;
+    const batches = lineBatches(input.chunks(), plan.batchBytes, (size) => new Uint8Array(inputs.take(size, batchSpace), 0, size))[Symbol.asyncIterator]();
     for (let sent = 0; ; sent++) {
       let next: IteratorResult<LineBatch>;
       try {
@@ -186,7 +224,8 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
       }
       if (next.done === true) break;
       const reader = sent % readers.length;
-      const batch = readers[reader]!.read(next.value);
+      // The output fields take a little more than the lines (the canonical URL is added).
+      const batch = readers[reader]!.read(next.value, outputs.take(2 * next.value.bytes.byteLength, 2 * batchSpace));
       // Taken in file order below; a thread's failure must not go unheeded meanwhile.
       batch.catch(() => {});
       reading.push({ reader, batch });
@@ -233,10 +272,11 @@ async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, writ
   for (let position = 0; position < ranked.length; position++) {
     const entry = ranked.at(position);
     const { head, tail } = rankedLineParts(entry);
-    const kept = entry.item;
-    await output.reserve(utf8Bound(head) + kept.length + utf8Bound(tail));
+    const line = entry.item;
+    const fieldsLength = store.lineLength(line);
+    await output.reserve(utf8Bound(head) + fieldsLength + utf8Bound(tail));
     output.text(head);
-    output.bytes(kept.length, (target, at) => store.readInto(target, at, kept.start, kept.length));
+    output.bytes(fieldsLength, (target, at) => store.readLine(line, target, at));
     output.text(tail);
   }
   if (options.keepDropped === true) {

@@ -103,11 +103,28 @@ export const SHIPPED_FUSION: FusionModel = { rrfK: RRF_K, rankNeutral: RANK_NEUT
 
 /** Fuses one run's documents (after copies are merged): rank is relative to the run's best. */
 export function fuseRun(inputs: readonly FusionInput[], model: FusionModel = SHIPPED_FUSION): Fused[] {
-  const ranks = rankComponents(inputs.map((input) => reciprocalRankSum(input.places, model.rrfK)), model.rankNeutral);
-  return inputs.map((input, index) => {
+  const fused = fuseRunColumns(inputs.length, (index) => inputs[index]!, model);
+  return Array.from({ length: inputs.length }, (_entry, index) => ({ score: Number.isNaN(fused.scores[index]!) ? null : fused.scores[index]!, rank: fused.ranks[index]!, agreement: fused.agreements[index]! }));
+}
+
+/**
+ * fuseRun for a run too large to hold an object per document (`skrya rank`: 70k): each input is
+ * built when asked for (twice: its places first, the rest once the run's best rank is known) and
+ * let go, and the results are columns, a null score as NaN.
+ */
+export function fuseRunColumns(count: number, inputAt: (index: number) => FusionInput, model: FusionModel = SHIPPED_FUSION): { scores: Float64Array; ranks: Float64Array; agreements: Float64Array } {
+  const sums: number[] = [];
+  for (let index = 0; index < count; index++) sums.push(reciprocalRankSum(inputAt(index).places, model.rrfK));
+  const ranks = rankComponents(sums, model.rankNeutral);
+  const fused = { scores: new Float64Array(count), ranks: new Float64Array(count), agreements: new Float64Array(count) };
+  for (let index = 0; index < count; index++) {
+    const input = inputAt(index);
     const rank = Math.round(ranks[index]! * 1e6) / 1e6;
     const agreement = Math.round(agreementComponent(input.independentSources, model.agreementSaturation) * 1e6) / 1e6;
     const score = input.contentScore === null || input.weights === null ? null : fuseScore(input.contentScore, rank, agreement, input.weights, input.verdictFactor);
-    return { score: score === null ? null : Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6, rank, agreement };
-  });
+    fused.scores[index] = score === null ? Number.NaN : Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6;
+    fused.ranks[index] = rank;
+    fused.agreements[index] = agreement;
+  }
+  return fused;
 }

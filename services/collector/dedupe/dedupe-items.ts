@@ -108,33 +108,55 @@ export interface RankKeys {
 
 const NO_KEY = '\uffff';
 
+/** RankKeys item by item, read where they are kept: a 100k-item run need not make an object of each to order them. */
+export interface RankKeyColumns {
+  count: number;
+  id(index: number): string;
+  score(index: number): number | null;
+  canonicalUrl(index: number): string | null | undefined;
+  contentHash(index: number): string | undefined;
+}
+
 /**
  * Equal scores: canonical URL, then content hash, then id. The keys come from the evidence, never
  * from the run, so the same evidence is ordered (and cut at max_items) the same way in every run,
  * whatever order its messages arrived in.
  */
-function compareTieKeys(a: RankKeys, b: RankKeys): number {
-  const urlA = a.canonicalUrl ?? NO_KEY;
-  const urlB = b.canonicalUrl ?? NO_KEY;
+function compareTieKeys(keys: RankKeyColumns, a: number, b: number): number {
+  const urlA = keys.canonicalUrl(a) ?? NO_KEY;
+  const urlB = keys.canonicalUrl(b) ?? NO_KEY;
   if (urlA !== urlB) return urlA < urlB ? -1 : 1;
-  const hashA = a.contentHash ?? NO_KEY;
-  const hashB = b.contentHash ?? NO_KEY;
+  const hashA = keys.contentHash(a) ?? NO_KEY;
+  const hashB = keys.contentHash(b) ?? NO_KEY;
   if (hashA !== hashB) return hashA < hashB ? -1 : 1;
-  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+  const idA = keys.id(a);
+  const idB = keys.id(b);
+  return idA === idB ? 0 : idA < idB ? -1 : 1;
 }
 
 /** Best first: score descending, then the content-derived tie keys; null scores after scored ones, in input order. */
 export function rankOrder<T extends RankKeys>(items: readonly T[]): number[] {
-  const order = items.map((_item, index) => index);
+  return rankOrderOf({
+    count: items.length,
+    id: (index) => items[index]!.id,
+    score: (index) => items[index]!.score,
+    canonicalUrl: (index) => items[index]!.canonicalUrl,
+    contentHash: (index) => items[index]!.contentHash,
+  });
+}
+
+/** rankOrder of keys kept in columns. */
+export function rankOrderOf(keys: RankKeyColumns): number[] {
+  const order = Array.from({ length: keys.count }, (_item, index) => index);
   order.sort((left, right) => {
-    const a = items[left]!;
-    const b = items[right]!;
-    if (a.score === null || b.score === null) {
-      if (a.score !== b.score) return a.score === null ? 1 : -1;
+    const a = keys.score(left);
+    const b = keys.score(right);
+    if (a === null || b === null) {
+      if (a !== b) return a === null ? 1 : -1;
       return left - right;
     }
-    if (a.score !== b.score) return b.score - a.score;
-    return compareTieKeys(a, b) || left - right;
+    if (a !== b) return b - a;
+    return compareTieKeys(keys, left, right) || left - right;
   });
   return order;
 }
@@ -392,8 +414,16 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
     addRead,
     finish() {
       const clustering = createClustering(wordTable.features(), versions, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
-      const order = rankOrder(ids.map((id, index) => ({ id, score: scores[index]!, canonicalUrl: canonicals[index]!, contentHash: contentHashes[index] })));
-      const clusters: (DedupedItem<K> & { sourceKeys: Set<string> | null })[] = [];
+      const order = rankOrderOf({
+        count: ids.length,
+        id: (index) => ids[index]!,
+        score: (index) => scores[index]!,
+        canonicalUrl: (index) => canonicals[index],
+        contentHash: (index) => contentHashes[index],
+      });
+      const clusters: DedupedItem<K>[] = [];
+      // By cluster, the provider + URL keys of its sources: most clusters never get a second copy, and get no set.
+      const sourceKeys = new Map<number, Set<string>>();
       for (const index of order) {
         const id = ids[index]!;
         const canonical = canonicals[index]!;
@@ -402,20 +432,20 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
         const source: SourceRef = { provider, url, id };
         const match = clustering.join(index, canonical);
         if (match === null) {
-          clusters.push({ item: keeps[index]!, canonicalUrl: canonical, sources: [source], merged: [], sourceKeys: null });
+          clusters.push({ item: keeps[index]!, canonicalUrl: canonical, sources: [source], merged: [] });
           continue;
         }
         const cluster = clusters[match.cluster]!;
         cluster.merged.push({ id, reason: match.reason });
-        // Most clusters never get a second copy: their set of sources is only built on the first merge.
-        cluster.sourceKeys ??= new Set(cluster.sources.map((kept) => sourceKey(kept.provider, kept.url)));
+        let keys = sourceKeys.get(match.cluster);
+        if (keys === undefined) sourceKeys.set(match.cluster, (keys = new Set(cluster.sources.map((kept) => sourceKey(kept.provider, kept.url)))));
         const key = sourceKey(provider, url);
-        if (!cluster.sourceKeys.has(key)) {
-          cluster.sourceKeys.add(key);
+        if (!keys.has(key)) {
+          keys.add(key);
           cluster.sources.push(source);
         }
       }
-      return clusters.map(({ item, canonicalUrl: url, sources, merged }) => ({ item, canonicalUrl: url, sources, merged }));
+      return clusters;
     },
   };
 }

@@ -1,10 +1,10 @@
 import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
-import { fuseRun, type ListPlace } from '../../../domain/ranking/fusion.ts';
+import { fuseRunColumns, type ListPlace } from '../../../domain/ranking/fusion.ts';
 import { SHIPPED_RANKING, type RankingModel } from '../../../domain/ranking/ranking-model.ts';
 import { createScoreColumns } from '../../../domain/ranking/score-columns.ts';
 import { createItemScorer, listRankComponent, type ItemScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
-import { createDedupeRun, rankOrder, type CandidateTokens, type DedupeCandidate, type DedupeOptions, type MatchKeys, type MergeReason, type SourceRef } from './dedupe-items.ts';
+import { createDedupeRun, rankOrderOf, type CandidateTokens, type DedupeCandidate, type DedupeOptions, type MatchKeys, type MergeReason, type SourceRef } from './dedupe-items.ts';
 
 /**
  * One run's ranking, end to end: score every item, merge copies (dedupeItems), fuse in the
@@ -134,33 +134,39 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
     },
     finish() {
       const clusters = dedupe.finish();
-      const agreements = clusters.map((cluster) => agreementOf(cluster.sources));
-      const fused = fuseRun(clusters.map((cluster, index) => ({
-        contentScore: scores.scoreAt(cluster.item),
-        weights: scores.weightsAt(cluster.item),
-        verdictFactor: 1,
-        places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
-        independentSources: agreements[index]!.independentSources,
-      })), ranking.fusion);
-      // The run's figures per document, so a ranked item is built only when it is asked for.
-      const fusedScores = Float64Array.from(fused, (entry) => entry.score ?? Number.NaN);
-      const fusedRanks = Float64Array.from(fused, (entry) => entry.rank);
-      const fusedAgreements = Float64Array.from(fused, (entry) => entry.agreement);
-      const scoreOfCluster = (index: number) => (Number.isNaN(fusedScores[index]!) ? null : fusedScores[index]!);
-      const order = rankOrder(clusters.map((cluster, index) => ({ id: cluster.sources[0]!.id, score: scoreOfCluster(index), canonicalUrl: cluster.canonicalUrl })));
+      // The run's figures per document, in columns: a ranked item (and its agreement) is built only when it is asked for.
+      const independentSources = Int32Array.from(clusters, (cluster) => agreementOf(cluster.sources).independentSources);
+      const fused = fuseRunColumns(clusters.length, (index) => {
+        const cluster = clusters[index]!;
+        return {
+          contentScore: scores.scoreAt(cluster.item),
+          weights: scores.weightsAt(cluster.item),
+          verdictFactor: 1,
+          places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
+          independentSources: independentSources[index]!,
+        };
+      }, ranking.fusion);
+      const scoreOfCluster = (index: number) => (Number.isNaN(fused.scores[index]!) ? null : fused.scores[index]!);
+      const order = rankOrderOf({
+        count: clusters.length,
+        id: (index) => clusters[index]!.sources[0]!.id,
+        score: scoreOfCluster,
+        canonicalUrl: (index) => clusters[index]!.canonicalUrl,
+        contentHash: () => undefined,
+      });
       return {
         length: order.length,
         at(position) {
           const index = order[position]!;
           const cluster = clusters[index]!;
-          const agreement = agreements[index]!;
+          const agreement = agreementOf(cluster.sources);
           const base = scores.scoreAt(cluster.item);
           const components = scores.componentsAt(cluster.item);
           return {
             item: keeps[cluster.item]!,
             rank: position + 1,
             score: scoreOfCluster(index),
-            components: components === null || base === null ? null : { ...components, base, rank: fusedRanks[index]!, agreement: fusedAgreements[index]!, independentSources: agreement.independentSources },
+            components: components === null || base === null ? null : { ...components, base, rank: fused.ranks[index]!, agreement: fused.agreements[index]!, independentSources: agreement.independentSources },
             canonicalUrl: cluster.canonicalUrl,
             sources: cluster.sources,
             merged: cluster.merged,
