@@ -312,37 +312,68 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[], r
 }
 
 /**
- * A model's per-bucket log-odds weights interleaved with a stamp of the last chunk that held the
- * bucket: reading a feature touches one cache line instead of a weight table and a mark table
- * (2^18 buckets of each do not fit a core's cache, so those misses were the scoring path's cost).
+ * The distinct buckets of one chunk: an open-addressing set small enough to stay in a core's
+ * first-level cache, emptied by moving to a new generation instead of clearing it. Deduplicating
+ * here instead of by a stamp next to each bucket's weight keeps the 2^18-bucket weight table
+ * read-only and read once per distinct bucket.
  */
-interface ScoringTable {
-  bias: number;
-  /** cells[2b] is bucket b's weight, cells[2b + 1] the number of the last chunk that held it. */
-  cells: Float64Array;
-  /** Chunks numbered so far; a float64 stamp counts to 2^53 without wrapping. */
-  chunks: number;
-}
+class BucketSet {
+  private keys = new Int32Array(1024);
+  private generations = new Uint32Array(1024);
+  private generation = 1;
+  private size = 0;
+  /** Multiplicative hashing: the top bits of bucket × 2^32/φ pick the first slot. */
+  private shift = 22;
 
-const SCORING_TABLES = new WeakMap<LinearModel, ScoringTable>();
-
-function scoringTableOf(model: LinearModel): ScoringTable {
-  let table = SCORING_TABLES.get(model);
-  if (table === undefined) {
-    const { weights, bias } = differencesOf(model);
-    const cells = new Float64Array(model.dimensions * 2);
-    for (let bucket = 0; bucket < model.dimensions; bucket++) cells[bucket * 2] = weights[bucket]!;
-    table = { bias, cells, chunks: 0 };
-    SCORING_TABLES.set(model, table);
+  clear(): void {
+    this.size = 0;
+    if (++this.generation === 0xffffffff) {
+      this.generations.fill(0);
+      this.generation = 1;
+    }
   }
-  return table;
+
+  /** Adds `bucket`; false when it was already in. */
+  add(bucket: number): boolean {
+    const { keys, generations, generation } = this;
+    const mask = keys.length - 1;
+    for (let slot = Math.imul(bucket, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      if (generations[slot] !== generation) {
+        keys[slot] = bucket;
+        generations[slot] = generation;
+        if (++this.size * 2 > keys.length) this.grow();
+        return true;
+      }
+      if (keys[slot] === bucket) return false;
+    }
+  }
+
+  has(bucket: number): boolean {
+    const { keys, generations, generation } = this;
+    const mask = keys.length - 1;
+    for (let slot = Math.imul(bucket, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      if (generations[slot] !== generation) return false;
+      if (keys[slot] === bucket) return true;
+    }
+  }
+
+  private grow(): void {
+    const { keys, generations, generation } = this;
+    this.keys = new Int32Array(keys.length * 2);
+    this.generations = new Uint32Array(keys.length * 2);
+    this.shift -= 1;
+    this.size = 0;
+    for (let slot = 0; slot < keys.length; slot++) if (generations[slot] === generation) this.add(keys[slot]!);
+  }
 }
 
 // Scratch space of the scoring path: each chunk's distinct buckets in first-seen order, their
-// weights, and whether the chunk before held them too.
+// weights, and whether the chunk before held them too; the sets of this chunk and the one before.
 let chunkBuckets = new Int32Array(4096);
 let chunkWeights = new Float64Array(4096);
 let inChunkBefore = new Uint8Array(4096);
+let chunkSet = new BucketSet();
+let chunkBeforeSet = new BucketSet();
 
 function growScratch(): void {
   const size = chunkBuckets.length * 2;
@@ -354,52 +385,67 @@ function growScratch(): void {
 /**
  * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
  * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
- * same weights in the same order and the scores are the same to the last bit. A pair's second
- * chunk learns which of its buckets the first held while it is read (the stamp it overwrites is
- * the first chunk's), so pairs need no lookups of their own. A chunk whose text came earlier in
- * the item (a feed's HTML repeats its text, a snippet the start of the page) takes the earlier
- * one's buckets instead of reading its text again.
+ * same weights in the same order and the scores are the same to the last bit. The weights of a
+ * chunk's buckets are read in one loop after its text is hashed: the reads miss the cache (the
+ * table is megabytes), and back to back the processor overlaps those misses. A pair's second chunk
+ * marks which of its buckets the first held, so pairs need no lookups of their own. A chunk whose
+ * text came earlier in the item (a feed's HTML repeats its text, a snippet the start of the page)
+ * takes the earlier one's buckets instead of reading its text again.
  */
 export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
-  const table = scoringTableOf(model);
-  const { cells } = table;
+  const { weights, bias } = differencesOf(model);
   let bestLogit = -Infinity;
   let best: { field: string; start: number; end: number } | null = null;
-  const logitOf = passageLogit(table.bias, recipe.shortPassage);
-  // Where in the scratch arrays each chunk text read so far keeps its distinct buckets.
-  const read = new Map<string, { from: number; to: number }>();
+  const logitOf = passageLogit(bias, recipe.shortPassage);
+  // Each chunk text read so far and where in the scratch arrays its distinct buckets are: an item
+  // has a few dozen chunks, so a scan comparing lengths first costs less than hashing every text
+  // into a Map.
+  const readTexts: string[] = [];
+  const readBounds: number[] = [];
   let used = 0;
+  const addNew = (bucket: number) => {
+    if (!chunkSet.add(bucket)) return;
+    if (used === chunkBuckets.length) growScratch();
+    chunkBuckets[used++] = bucket;
+  };
   for (const [field, text] of fields) {
     const chunks = chunkText(text, recipe);
+    // A plain field's chunks are plain too: lower-cased once, not chunk by chunk (modelText).
+    const lowered = PLAIN_ASCII_WITHOUT_ESCAPES.test(text) ? text.toLowerCase() : null;
     // Distinct buckets of chunk i are at [offsets[i], offsets[i + 1]) of the scratch arrays.
     const offsets = new Int32Array(chunks.length + 1);
     offsets[0] = used;
     const sums = new Float64Array(chunks.length);
     for (let index = 0; index < chunks.length; index++) {
       const chunk = chunks[index]!;
-      const stamp = ++table.chunks;
-      // Only the stamp of this field's previous chunk means "the chunk before held it".
-      const before = index === 0 ? -1 : stamp - 1;
-      let sum = 0;
-      const take = (bucket: number, weight: number, last: number) => {
-        cells[bucket * 2 + 1] = stamp;
-        if (used === chunkBuckets.length) growScratch();
-        chunkBuckets[used] = bucket;
-        chunkWeights[used] = weight;
-        inChunkBefore[used++] = last === before ? 1 : 0;
-        sum += weight;
-      };
+      const emptied = chunkBeforeSet;
+      chunkBeforeSet = chunkSet;
+      chunkSet = emptied;
+      chunkSet.clear();
+      // A field's first chunk has no chunk before it.
+      if (index === 0) chunkBeforeSet.clear();
+      const from = used;
       const raw = text.slice(chunk.start, chunk.end);
-      const earlier = read.get(raw);
-      if (earlier === undefined) {
-        const from = used;
-        forEachFeatureBucket(modelText(raw), recipe.features, (bucket) => {
-          const last = cells[bucket * 2 + 1]!;
-          if (last !== stamp) take(bucket, cells[bucket * 2]!, last);
-        });
-        read.set(raw, { from, to: used });
+      let earlier = readTexts.length - 1;
+      while (earlier >= 0 && (readTexts[earlier]!.length !== raw.length || readTexts[earlier] !== raw)) earlier--;
+      if (earlier < 0) {
+        forEachFeatureBucket(lowered === null ? modelText(raw) : lowered.slice(chunk.start, chunk.end), recipe.features, addNew);
+        for (let at = from; at < used; at++) chunkWeights[at] = weights[chunkBuckets[at]!]!;
+        readTexts.push(raw);
+        readBounds.push(from, used);
       } else {
-        for (let at = earlier.from; at < earlier.to; at++) take(chunkBuckets[at]!, chunkWeights[at]!, cells[chunkBuckets[at]! * 2 + 1]!);
+        const earlierFrom = readBounds[earlier * 2]!;
+        const earlierTo = readBounds[earlier * 2 + 1]!;
+        while (used + earlierTo - earlierFrom > chunkBuckets.length) growScratch();
+        chunkBuckets.copyWithin(from, earlierFrom, earlierTo);
+        chunkWeights.copyWithin(from, earlierFrom, earlierTo);
+        used += earlierTo - earlierFrom;
+        for (let at = from; at < used; at++) chunkSet.add(chunkBuckets[at]!);
+      }
+      let sum = 0;
+      for (let at = from; at < used; at++) {
+        sum += chunkWeights[at]!;
+        inChunkBefore[at] = chunkBeforeSet.has(chunkBuckets[at]!) ? 1 : 0;
       }
       offsets[index + 1] = used;
       sums[index] = sum;
