@@ -266,15 +266,21 @@ export interface PassageScore {
   passage: Passage | null;
 }
 
-/** weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once per model. */
-const DIFFERENCES = new WeakMap<LinearModel, { weights: Float64Array; bias: number }>();
+/**
+ * weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once
+ * per model. Held as float32 when every difference is one exactly (training moves the two classes'
+ * weights by opposite steps, so each difference is twice a float32): the same values in half the
+ * memory, and the table is read at random, so its size is what those reads cost.
+ */
+const DIFFERENCES = new WeakMap<LinearModel, { weights: Float32Array | Float64Array; bias: number }>();
 
-function differencesOf(model: LinearModel): { weights: Float64Array; bias: number } {
+function differencesOf(model: LinearModel): { weights: Float32Array | Float64Array; bias: number } {
   let entry = DIFFERENCES.get(model);
   if (entry === undefined) {
-    const weights = new Float64Array(model.dimensions);
-    for (let bucket = 0; bucket < model.dimensions; bucket++) weights[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
-    entry = { weights, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
+    const exact = new Float64Array(model.dimensions);
+    for (let bucket = 0; bucket < model.dimensions; bucket++) exact[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
+    const narrow = Float32Array.from(exact);
+    entry = { weights: narrow.every((weight, bucket) => weight === exact[bucket]) ? narrow : exact, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
     DIFFERENCES.set(model, entry);
   }
   return entry;
