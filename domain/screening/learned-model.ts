@@ -194,24 +194,24 @@ function hasNonWhitespace(text: string, start: number, end: number): boolean {
 
 /** Sentence-sized passages of a field: split after sentence ends and at line breaks, short ones joined. */
 export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
-  const pieces: Chunk[] = [];
+  const chunks: Chunk[] = [];
+  const { minChunk, maxChunk } = recipe;
+  // Each piece joins the chunk before it while that one is short and the two fit in maxChunk.
+  const addPiece = (start: number, end: number) => {
+    const last = chunks[chunks.length - 1];
+    if (last !== undefined && last.end - last.start < minChunk && end - last.start <= maxChunk) last.end = end;
+    else chunks.push({ start, end });
+  };
   let start = 0;
-  const { maxChunk } = recipe;
   for (let index = 0; index < text.length; index++) {
     const ends = PASSAGE_ENDS[text.charCodeAt(index)];
     const boundary = ends === ENDS_ANYWHERE || (ends === ENDS_BEFORE_SPACE && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= maxChunk;
     if (boundary) {
-      if (hasNonWhitespace(text, start, index + 1)) pieces.push({ start, end: index + 1 });
+      if (hasNonWhitespace(text, start, index + 1)) addPiece(start, index + 1);
       start = index + 1;
     }
   }
-  if (hasNonWhitespace(text, start, text.length)) pieces.push({ start, end: text.length });
-  const chunks: Chunk[] = [];
-  for (const piece of pieces) {
-    const last = chunks[chunks.length - 1];
-    if (last !== undefined && last.end - last.start < recipe.minChunk && piece.end - last.start <= recipe.maxChunk) last.end = piece.end;
-    else chunks.push({ ...piece });
-  }
+  if (hasNonWhitespace(text, start, text.length)) addPiece(start, text.length);
   return chunks;
 }
 
