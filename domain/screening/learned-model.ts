@@ -264,9 +264,9 @@ export interface PassageScore {
 
 /**
  * weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once
- * per model. Held as float32 when every difference is one exactly (training moves the two classes'
- * weights by opposite steps, so each difference is twice a float32): the same values in half the
- * memory, and the table is read at random, so its size is what those reads cost.
+ * per model. Held as float32 when every difference is one exactly (in the trained model the two
+ * classes' weights are exact opposites, so each difference is twice a float32): the same values in
+ * half the memory, and the table is read at random, so its size is what those reads cost.
  */
 const DIFFERENCES = new WeakMap<LinearModel, { weights: Float32Array | Float64Array; bias: number }>();
 
@@ -389,7 +389,7 @@ function growScratch(): void {
  * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
  * same weights in the same order and the scores are the same to the last bit. The weights of a
  * chunk's buckets are read in one loop after its text is hashed: the reads miss the cache (the
- * table is megabytes), and back to back the processor overlaps those misses. A pair's second chunk
+ * table is a megabyte or more), and back to back the processor overlaps those misses. A pair's second chunk
  * marks which of its buckets the first held, so pairs need no lookups of their own. A chunk whose
  * text came earlier in the item (a feed's HTML repeats its text, a snippet the start of the page)
  * takes the earlier one's buckets instead of reading its text again.
