@@ -75,9 +75,19 @@ let wordStarts = new Int32Array(256);
 let wordEnds = new Int32Array(256);
 let wordHashes = new Uint32Array(256);
 
-const isAsciiWordStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
-/** [\p{L}\p{N}'._+#-] restricted to ASCII. */
-const isAsciiWordPart = (code: number) => isAsciiWordStart(code) || code === 0x27 || code === 0x2e || code === 0x5f || code === 0x2b || code === 0x23 || code === 0x2d;
+/**
+ * What an ASCII character is to WORD, one table lookup instead of a chain of comparisons per
+ * character: WORD_START for [\p{L}\p{N}], WORD_PART for the rest of [\p{L}\p{N}'._+#-]; 0 neither.
+ */
+const WORD_START = 2;
+const WORD_PART = 1;
+const ASCII_WORD_CLASS = new Uint8Array(0x80);
+for (let code = 0; code < 0x80; code++) {
+  const char = String.fromCharCode(code);
+  ASCII_WORD_CLASS[code] = /[\p{L}\p{N}]/u.test(char) ? WORD_START : /['._+#-]/.test(char) ? WORD_PART : 0;
+}
+const isAsciiWordStart = (code: number) => code < 0x80 && ASCII_WORD_CLASS[code] === WORD_START;
+const isAsciiWordPart = (code: number) => code < 0x80 && ASCII_WORD_CLASS[code] !== 0;
 
 /**
  * Bounds of the WORD matches of an ASCII-only text, found without a regular expression, and each

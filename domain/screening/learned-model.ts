@@ -165,18 +165,13 @@ export function modelText(raw: string): string {
   return normalizeText(decoded).text.replace(ZH_VARIANT_PATTERN, (char, offset: number, text: string) => (char === '今' && text[offset - 1] !== '指' ? char : (ZH_VARIANTS[char] ?? char)));
 }
 
-const LINE_FEED = 0x0a;
 /**
- * What a UTF-16 unit ends: 。！？； a passage wherever they stand, . ! ? ; only before white space
- * (not in 3.14 or a URL). A table, because chunking reads every character of every field and a
- * Set lookup per character cost as much as hashing the features.
+ * Where a passage may end: after 。！？； or a line break wherever they stand, after . ! ? ; only
+ * before white space or the end (not in 3.14 or a URL). Found by the regular expression engine:
+ * chunking reads every character of every field, and a loop over them in JavaScript cost several
+ * times as much.
  */
-const ENDS_ANYWHERE = 1;
-const ENDS_BEFORE_SPACE = 2;
-const PASSAGE_ENDS = new Uint8Array(0x10000);
-PASSAGE_ENDS[LINE_FEED] = ENDS_ANYWHERE;
-for (const char of '。！？；') PASSAGE_ENDS[char.charCodeAt(0)] = ENDS_ANYWHERE;
-for (const char of '.!?;') PASSAGE_ENDS[char.charCodeAt(0)] = ENDS_BEFORE_SPACE;
+const PASSAGE_END = /[\n。！？；]|[.!?;](?=\s|$)/g;
 const WHITESPACE = /\s/;
 
 /** /\s/ (the set String.prototype.trim removes) on one UTF-16 unit, without a one-character string for ASCII. */
@@ -194,25 +189,26 @@ function hasNonWhitespace(text: string, start: number, end: number): boolean {
 
 /** Sentence-sized passages of a field: split after sentence ends and at line breaks, short ones joined. */
 export function chunkText(text: string, recipe: Pick<InjectionRecipe, 'minChunk' | 'maxChunk'> = INJECTION_RECIPE): Chunk[] {
-  const pieces: Chunk[] = [];
-  let start = 0;
-  const { maxChunk } = recipe;
-  for (let index = 0; index < text.length; index++) {
-    const ends = PASSAGE_ENDS[text.charCodeAt(index)];
-    const boundary = ends === ENDS_ANYWHERE || (ends === ENDS_BEFORE_SPACE && (index + 1 === text.length || isWhitespace(text, index + 1))) || index - start + 1 >= maxChunk;
-    if (boundary) {
-      if (hasNonWhitespace(text, start, index + 1)) pieces.push({ start, end: index + 1 });
-      start = index + 1;
-    }
-  }
-  if (hasNonWhitespace(text, start, text.length)) pieces.push({ start, end: text.length });
   const chunks: Chunk[] = [];
-  for (const piece of pieces) {
+  const { minChunk, maxChunk } = recipe;
+  // Each piece with text joins the chunk before it while that one is short and the two fit in maxChunk.
+  const addPiece = (start: number, end: number) => {
+    if (!hasNonWhitespace(text, start, end)) return;
     const last = chunks[chunks.length - 1];
-    if (last !== undefined && last.end - last.start < recipe.minChunk && piece.end - last.start <= recipe.maxChunk) last.end = piece.end;
-    else chunks.push({ ...piece });
+    if (last !== undefined && last.end - last.start < minChunk && end - last.start <= maxChunk) last.end = end;
+    else chunks.push({ start, end });
+  };
+  let start = 0;
+  PASSAGE_END.lastIndex = 0;
+  for (;;) {
+    const match = PASSAGE_END.exec(text);
+    const end = match === null ? text.length : match.index + 1;
+    // A stretch with no end in it is cut every maxChunk characters.
+    for (; end - start > maxChunk; start += maxChunk) addPiece(start, start + maxChunk);
+    addPiece(start, end);
+    if (match === null) return chunks;
+    start = end;
   }
-  return chunks;
 }
 
 export interface Passage {
@@ -266,15 +262,21 @@ export interface PassageScore {
   passage: Passage | null;
 }
 
-/** weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once per model. */
-const DIFFERENCES = new WeakMap<LinearModel, { weights: Float64Array; bias: number }>();
+/**
+ * weights[·, 1] − weights[·, 0]: a binary model's log-odds contribution per bucket, computed once
+ * per model. Held as float32 when every difference is one exactly (in the trained model the two
+ * classes' weights are exact opposites, so each difference is twice a float32): the same values in
+ * half the memory, and the table is read at random, so its size is what those reads cost.
+ */
+const DIFFERENCES = new WeakMap<LinearModel, { weights: Float32Array | Float64Array; bias: number }>();
 
-function differencesOf(model: LinearModel): { weights: Float64Array; bias: number } {
+function differencesOf(model: LinearModel): { weights: Float32Array | Float64Array; bias: number } {
   let entry = DIFFERENCES.get(model);
   if (entry === undefined) {
-    const weights = new Float64Array(model.dimensions);
-    for (let bucket = 0; bucket < model.dimensions; bucket++) weights[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
-    entry = { weights, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
+    const exact = new Float64Array(model.dimensions);
+    for (let bucket = 0; bucket < model.dimensions; bucket++) exact[bucket] = (model.weights[bucket * 2 + 1] ?? 0) - (model.weights[bucket * 2] ?? 0);
+    const narrow = Float32Array.from(exact);
+    entry = { weights: narrow.every((weight, bucket) => weight === exact[bucket]) ? narrow : exact, bias: (model.bias[1] ?? 0) - (model.bias[0] ?? 0) };
     DIFFERENCES.set(model, entry);
   }
   return entry;
@@ -312,37 +314,68 @@ export function worstPassage(model: LinearModel, passages: readonly Passage[], r
 }
 
 /**
- * A model's per-bucket log-odds weights interleaved with a stamp of the last chunk that held the
- * bucket: reading a feature touches one cache line instead of a weight table and a mark table
- * (2^18 buckets of each do not fit a core's cache, so those misses were the scoring path's cost).
+ * The distinct buckets of one chunk: an open-addressing set small enough to stay in a core's
+ * first-level cache, emptied by moving to a new generation instead of clearing it. Deduplicating
+ * here instead of by a stamp next to each bucket's weight keeps the 2^18-bucket weight table
+ * read-only and read once per distinct bucket.
  */
-interface ScoringTable {
-  bias: number;
-  /** cells[2b] is bucket b's weight, cells[2b + 1] the number of the last chunk that held it. */
-  cells: Float64Array;
-  /** Chunks numbered so far; a float64 stamp counts to 2^53 without wrapping. */
-  chunks: number;
-}
+class BucketSet {
+  private keys = new Int32Array(1024);
+  private generations = new Uint32Array(1024);
+  private generation = 1;
+  private size = 0;
+  /** Multiplicative hashing: the top bits of bucket × 2^32/φ pick the first slot. */
+  private shift = 22;
 
-const SCORING_TABLES = new WeakMap<LinearModel, ScoringTable>();
-
-function scoringTableOf(model: LinearModel): ScoringTable {
-  let table = SCORING_TABLES.get(model);
-  if (table === undefined) {
-    const { weights, bias } = differencesOf(model);
-    const cells = new Float64Array(model.dimensions * 2);
-    for (let bucket = 0; bucket < model.dimensions; bucket++) cells[bucket * 2] = weights[bucket]!;
-    table = { bias, cells, chunks: 0 };
-    SCORING_TABLES.set(model, table);
+  clear(): void {
+    this.size = 0;
+    if (++this.generation === 0xffffffff) {
+      this.generations.fill(0);
+      this.generation = 1;
+    }
   }
-  return table;
+
+  /** Adds `bucket`; false when it was already in. */
+  add(bucket: number): boolean {
+    const { keys, generations, generation } = this;
+    const mask = keys.length - 1;
+    for (let slot = Math.imul(bucket, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      if (generations[slot] !== generation) {
+        keys[slot] = bucket;
+        generations[slot] = generation;
+        if (++this.size * 2 > keys.length) this.grow();
+        return true;
+      }
+      if (keys[slot] === bucket) return false;
+    }
+  }
+
+  has(bucket: number): boolean {
+    const { keys, generations, generation } = this;
+    const mask = keys.length - 1;
+    for (let slot = Math.imul(bucket, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      if (generations[slot] !== generation) return false;
+      if (keys[slot] === bucket) return true;
+    }
+  }
+
+  private grow(): void {
+    const { keys, generations, generation } = this;
+    this.keys = new Int32Array(keys.length * 2);
+    this.generations = new Uint32Array(keys.length * 2);
+    this.shift -= 1;
+    this.size = 0;
+    for (let slot = 0; slot < keys.length; slot++) if (generations[slot] === generation) this.add(keys[slot]!);
+  }
 }
 
 // Scratch space of the scoring path: each chunk's distinct buckets in first-seen order, their
-// weights, and whether the chunk before held them too.
+// weights, and whether the chunk before held them too; the sets of this chunk and the one before.
 let chunkBuckets = new Int32Array(4096);
 let chunkWeights = new Float64Array(4096);
 let inChunkBefore = new Uint8Array(4096);
+let chunkSet = new BucketSet();
+let chunkBeforeSet = new BucketSet();
 
 function growScratch(): void {
   const size = chunkBuckets.length * 2;
@@ -354,52 +387,67 @@ function growScratch(): void {
 /**
  * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
  * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
- * same weights in the same order and the scores are the same to the last bit. A pair's second
- * chunk learns which of its buckets the first held while it is read (the stamp it overwrites is
- * the first chunk's), so pairs need no lookups of their own. A chunk whose text came earlier in
- * the item (a feed's HTML repeats its text, a snippet the start of the page) takes the earlier
- * one's buckets instead of reading its text again.
+ * same weights in the same order and the scores are the same to the last bit. The weights of a
+ * chunk's buckets are read in one loop after its text is hashed: the reads miss the cache (the
+ * table is a megabyte or more), and back to back the processor overlaps those misses. A pair's second chunk
+ * marks which of its buckets the first held, so pairs need no lookups of their own. A chunk whose
+ * text came earlier in the item (a feed's HTML repeats its text, a snippet the start of the page)
+ * takes the earlier one's buckets instead of reading its text again.
  */
 export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
-  const table = scoringTableOf(model);
-  const { cells } = table;
+  const { weights, bias } = differencesOf(model);
   let bestLogit = -Infinity;
   let best: { field: string; start: number; end: number } | null = null;
-  const logitOf = passageLogit(table.bias, recipe.shortPassage);
-  // Where in the scratch arrays each chunk text read so far keeps its distinct buckets.
-  const read = new Map<string, { from: number; to: number }>();
+  const logitOf = passageLogit(bias, recipe.shortPassage);
+  // Each chunk text read so far and where in the scratch arrays its distinct buckets are: an item
+  // has a few dozen chunks, so a scan comparing lengths first costs less than hashing every text
+  // into a Map.
+  const readTexts: string[] = [];
+  const readBounds: number[] = [];
   let used = 0;
+  const addNew = (bucket: number) => {
+    if (!chunkSet.add(bucket)) return;
+    if (used === chunkBuckets.length) growScratch();
+    chunkBuckets[used++] = bucket;
+  };
   for (const [field, text] of fields) {
     const chunks = chunkText(text, recipe);
+    // A plain field's chunks are plain too: lower-cased once, not chunk by chunk (modelText).
+    const lowered = PLAIN_ASCII_WITHOUT_ESCAPES.test(text) ? text.toLowerCase() : null;
     // Distinct buckets of chunk i are at [offsets[i], offsets[i + 1]) of the scratch arrays.
     const offsets = new Int32Array(chunks.length + 1);
     offsets[0] = used;
     const sums = new Float64Array(chunks.length);
     for (let index = 0; index < chunks.length; index++) {
       const chunk = chunks[index]!;
-      const stamp = ++table.chunks;
-      // Only the stamp of this field's previous chunk means "the chunk before held it".
-      const before = index === 0 ? -1 : stamp - 1;
-      let sum = 0;
-      const take = (bucket: number, weight: number, last: number) => {
-        cells[bucket * 2 + 1] = stamp;
-        if (used === chunkBuckets.length) growScratch();
-        chunkBuckets[used] = bucket;
-        chunkWeights[used] = weight;
-        inChunkBefore[used++] = last === before ? 1 : 0;
-        sum += weight;
-      };
+      const emptied = chunkBeforeSet;
+      chunkBeforeSet = chunkSet;
+      chunkSet = emptied;
+      chunkSet.clear();
+      // A field's first chunk has no chunk before it.
+      if (index === 0) chunkBeforeSet.clear();
+      const from = used;
       const raw = text.slice(chunk.start, chunk.end);
-      const earlier = read.get(raw);
-      if (earlier === undefined) {
-        const from = used;
-        forEachFeatureBucket(modelText(raw), recipe.features, (bucket) => {
-          const last = cells[bucket * 2 + 1]!;
-          if (last !== stamp) take(bucket, cells[bucket * 2]!, last);
-        });
-        read.set(raw, { from, to: used });
+      let earlier = readTexts.length - 1;
+      while (earlier >= 0 && (readTexts[earlier]!.length !== raw.length || readTexts[earlier] !== raw)) earlier--;
+      if (earlier < 0) {
+        forEachFeatureBucket(lowered === null ? modelText(raw) : lowered.slice(chunk.start, chunk.end), recipe.features, addNew);
+        for (let at = from; at < used; at++) chunkWeights[at] = weights[chunkBuckets[at]!]!;
+        readTexts.push(raw);
+        readBounds.push(from, used);
       } else {
-        for (let at = earlier.from; at < earlier.to; at++) take(chunkBuckets[at]!, chunkWeights[at]!, cells[chunkBuckets[at]! * 2 + 1]!);
+        const earlierFrom = readBounds[earlier * 2]!;
+        const earlierTo = readBounds[earlier * 2 + 1]!;
+        while (used + earlierTo - earlierFrom > chunkBuckets.length) growScratch();
+        chunkBuckets.copyWithin(from, earlierFrom, earlierTo);
+        chunkWeights.copyWithin(from, earlierFrom, earlierTo);
+        used += earlierTo - earlierFrom;
+        for (let at = from; at < used; at++) chunkSet.add(chunkBuckets[at]!);
+      }
+      let sum = 0;
+      for (let at = from; at < used; at++) {
+        sum += chunkWeights[at]!;
+        inChunkBefore[at] = chunkBeforeSet.has(chunkBuckets[at]!) ? 1 : 0;
       }
       offsets[index + 1] = used;
       sums[index] = sum;

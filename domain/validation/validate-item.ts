@@ -127,8 +127,8 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
     return null;
   }
   let text: string;
-  // Most text has nothing to clean: no control character, tab or line break, single spaces only.
-  if (!(options.multiline ? ANY_CONTROL_CHARACTER : ANY_CONTROL_CHARACTER_OR_SPACING).test(raw)) text = raw.trim();
+  // Most text has nothing to clean: no control character, and on one line no tab, line break or double space.
+  if (!(options.multiline ? ANY_CONTROL_CHARACTER_BUT_TAB_OR_LINE_FEED : ANY_CONTROL_CHARACTER_OR_SPACING).test(raw)) text = raw.trim();
   else {
     const cleaned = stripControlCharacters(raw, options.multiline);
     if (hasControlCharacters(raw)) report('CONTROL_CHARS', field, `control characters removed from ${field}`);
@@ -147,9 +147,11 @@ function readText(record: Record<string, unknown>, field: string, options: { mul
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 const CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTERS.source);
-// Tab and line breaks included; with spacing also any whitespace but a single space.
+// Multiline text keeps tabs and line feeds as they are: only another control character (a carriage
+// return included) needs cleaning. Single-line text: tab and line breaks too, and any whitespace but
+// a single space.
 // eslint-disable-next-line no-control-regex
-const ANY_CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+const ANY_CONTROL_CHARACTER_BUT_TAB_OR_LINE_FEED = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL_CHARACTER_OR_SPACING = /[\u0000-\u001F\u007F-\u009F]|[^\S ]| {2}/;
 

@@ -1,8 +1,9 @@
 /** An item's identity: what changed-item detection, dedupe and the files compare across runs. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
+/** The one-shot hash: no Hash object per call (two hashes per item). */
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Stable across runs for the same text: what changed-item detection and dedupe compare. */
