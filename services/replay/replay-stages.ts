@@ -1,7 +1,8 @@
 /**
  * scorer → collector → sink in this process, over raw-results read back from Kafka: the current
  * code and config, no provider is called again. Between stages every value goes through the serde
- * (Avro encode, decode and the zod contract), exactly as it would between the live services.
+ * (serde.relay: the zod contract and the Avro type, what an encode and decode would check and give),
+ * as it would between the live services.
  * Runs whose end marker lies after the range, or whose first responses lie before it, close as
  * incomplete with that reason.
  */
@@ -11,7 +12,7 @@ import { SkryaError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/handler.ts';
 import type { Serde } from '../../runtime/serde.ts';
-import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
+import type { IngestBatch, RawResult, ScoredResult } from '../../schemas/messages.ts';
 import type { TopicName } from '../../topics/topics.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
@@ -93,11 +94,6 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const responsesSeen = new Map<string, number>();
   let scoredOffset = 0n;
 
-  /** What the next stage would decode: the value encoded and decoded through the registry. */
-  async function overTheWire<T extends TopicName>(topic: T, value: unknown) {
-    return serde.decode(topic, await serde.encode(topic, value as never));
-  }
-
   async function sinkBatch(record: StoredRecord, batch: IngestBatch, closedByMarker: boolean): Promise<void> {
     let stats = batch.stats;
     if (!closedByMarker) stats = { ...stats, complete: false, incomplete_reason: MARKER_AFTER_RANGE };
@@ -108,7 +104,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
       const total = batch.stats.counts.raw_responses;
       if (seen < total) stats = { ...stats, complete: false, incomplete_reason: `${total - seen} of ${total} provider responses are before the replay range` };
     }
-    const value = await overTheWire('ingest-normalized', { ...batch, stats });
+    const value = await serde.relay('ingest-normalized', { ...batch, stats });
     await sink.handle(incoming('ingest-normalized', record, record.offset, value), context);
     runs.push({
       runId: value.run_id,
@@ -145,7 +141,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
       for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
         if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
         if (outcome.kind !== 'emit') continue;
-        const scored = await overTheWire('scored-results', outcome.value);
+        const scored = await serde.relay('scored-results', outcome.value as ScoredResult);
         const offset = String(scoredOffset);
         scoredOffset += 1n;
         await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
