@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import type { StoredRecord } from '../runtime/topic-readers.ts';
 import { median, round } from './measure.ts';
 import { generateRun } from './payloads.ts';
+import { POOL_RUNS } from './replay.ts';
 import { parseRunId } from '../runtime/ids.ts';
 import { inProcessRegistry, withRegistryStub } from '../test/support/in-process-registry.ts';
 
@@ -52,11 +53,14 @@ async function loadTree(root: string, registryUrl: string, records: Array<{ key:
   };
 }
 
-/** One topic, as a replay reads; 20 items a run (two responses, Brave JSON and RSS). */
+/**
+ * One topic, as a replay reads; 20 items a run (two responses, Brave JSON and RSS). As in the bench's
+ * replay, runs past the first 100 repeat them under new run ids, so their files replace earlier ones.
+ */
 function rawRecords(runs: number): Array<{ key: Buffer; value: unknown }> {
   const records: Array<{ key: Buffer; value: unknown }> = [];
   for (let runIndex = 0; runIndex < runs; runIndex++) {
-    const run = generateRun({ label: 'replay-ab', runIndex, topicCount: 1, responsesPerRun: 2 });
+    const run = generateRun({ label: 'replay-ab', runIndex: runIndex % POOL_RUNS, topicCount: 1, responsesPerRun: 2 });
     for (const value of run.messages) records.push({ key: Buffer.from(run.key), value: { ...value, run_id: parseRunId(`replay-ab-${runIndex}`) } });
   }
   return records;
