@@ -39,8 +39,13 @@ export function isRegistryUnavailable(error: unknown): boolean {
 /** True when `test` holds for a string or number anywhere in a message value (bytes are not looked into). */
 function someLeaf(value: unknown, test: (leaf: string | number) => boolean): boolean {
   if (typeof value === 'string' || typeof value === 'number') return test(value);
-  if (Array.isArray(value)) return value.some((element) => someLeaf(element, test));
-  if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) return Object.values(value).some((field) => someLeaf(field, test));
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return false;
+  // Loops, not some() over Object.values: the replay walks every message it relays.
+  if (Array.isArray(value)) {
+    for (const element of value) if (someLeaf(element, test)) return true;
+    return false;
+  }
+  for (const field in value) if (someLeaf((value as Record<string, unknown>)[field], test)) return true;
   return false;
 }
 

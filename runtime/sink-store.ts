@@ -78,16 +78,17 @@ export function createLocalStore(root: string, options: { durable?: boolean } = 
     where: path.resolve(root),
     async read(key) {
       const content = readTextIfAny(fileOf(key));
-      return content === null ? null : { content, version: versionOf(content) };
+      // Hashed only if asked: this store's own condition compares the text itself.
+      return content === null ? null : { content, get version() { return versionOf(content); } };
     },
     async write(key, content, expected) {
       const file = fileOf(key);
       // Read once: for the condition and to leave identical bytes alone.
       const current = readTextIfAny(file);
-      if (expected !== undefined && (current === null ? null : versionOf(current)) !== (expected?.version ?? null)) throw conflict(path.resolve(root), key);
+      if (expected !== undefined && current !== (expected?.content ?? null)) throw conflict(path.resolve(root), key);
       if (current === content) return false;
       if (!durable) {
-        replaceFileUnlinked(file, content);
+        replaceFileUnlinked(file, content, current !== null);
         return true;
       }
       replaceFileAtomic(file, content, { durable: false });

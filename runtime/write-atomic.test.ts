@@ -71,16 +71,16 @@ describe('replaceFileUnlinked', () => {
     const file = path.join(dir, 'staging', 'run.json');
     fs.mkdirSync(path.dirname(file));
     fs.linkSync(original, file);
-    replaceFileUnlinked(file, 'new, longer content');
+    replaceFileUnlinked(file, 'new, longer content', true);
     expect(fs.readFileSync(file, 'utf8')).toBe('new, longer content');
     expect(fs.readFileSync(original, 'utf8')).toBe('old');
   });
 
   it('creates missing folders, and refuses to replace a folder', () => {
-    replaceFileUnlinked(path.join(dir, 'a', 'b.json'), '{}');
+    replaceFileUnlinked(path.join(dir, 'a', 'b.json'), '{}', false);
     expect(filesUnder(dir)).toEqual(['a', 'a/b.json']);
     fs.mkdirSync(path.join(dir, 'occupied', 'child'), { recursive: true });
-    expect(() => replaceFileUnlinked(path.join(dir, 'occupied'), 'x')).toThrow();
+    expect(() => replaceFileUnlinked(path.join(dir, 'occupied'), 'x', false)).toThrow();
     expect(filesUnder(dir)).toEqual(['a', 'a/b.json', 'occupied', 'occupied/child']);
   });
 });
