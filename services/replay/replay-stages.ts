@@ -18,7 +18,7 @@ import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
-import { createLocalStore } from '../../runtime/sink-store.ts';
+import { createStagingStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 import type { RunId } from '../../runtime/ids.ts';
 
@@ -63,8 +63,10 @@ export interface ReplayStagesOptions {
 export interface ReplayStages {
   /** The next raw-results record of the topic, in offset order within its partition. */
   push(record: StoredRecord): Promise<void>;
-  /** Closes every run still open (as incomplete) and returns what was replayed. */
+  /** Closes every run still open (as incomplete) and returns what was replayed, once its files are all written. */
   finish(): Promise<ReplayStagesResult>;
+  /** Resolves once no write of the sink is going on, failed or not: the folder may be removed then. */
+  settled(): Promise<void>;
 }
 
 /** The latest instant a Date can hold. */
@@ -87,7 +89,8 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
-  const sink = createBatchSink({ store: createLocalStore(options.targetDir, { durable: false }), place: () => '' });
+  const store = createStagingStore(options.targetDir);
+  const sink = createBatchSink({ store, place: () => '' });
 
   const runs: ReplayedRun[] = [];
   const rejected: ReplayRejection[] = [];
@@ -151,8 +154,11 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
     async finish() {
       clockMs = LATEST_DATE_MS;
       if (lastRecord) await collect(lastRecord, await collector.tick!(new Date(clockMs)), false);
+      await store.settled();
       runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
       return { runs, rejected };
     },
+
+    settled: () => store.settled().catch(() => {}),
   };
 }
