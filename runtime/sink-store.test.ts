@@ -88,7 +88,7 @@ describe('createLocalStore', () => {
 });
 
 describe('createStagingStore', () => {
-  it('reads its own writes before they land; lists and settles once they have', async () => {
+  it('reads and lists its own writes before they land, and settles once they have', async () => {
     const store = createStagingStore(root);
     const keys = Array.from({ length: 40 }, (_unused, index) => `normalized/${String(index).padStart(2, '0')}.json`);
     for (const [index, key] of keys.entries()) await store.write(key, `run ${index}`, null);

@@ -195,8 +195,12 @@ export function createStagingStore(root: string): StagingStore {
       return true;
     },
     async list(prefix) {
-      await settled();
-      return listFolder(fileOf(prefix));
+      throwIfFailed();
+      // Files here are only ever added or replaced: one still being written is there (and may be missing from the folder for a moment).
+      const folder = fileOf(prefix);
+      const names = new Set(listFolder(folder));
+      for (const file of writes.keys()) if (path.dirname(file) === folder) names.add(path.basename(file));
+      return [...names];
     },
     async check() {
       fs.mkdirSync(path.resolve(root), { recursive: true });
