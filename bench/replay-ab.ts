@@ -14,17 +14,15 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import avro from 'avsc';
-import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { StoredRecord } from '../runtime/topic-readers.ts';
 import { median, round } from './measure.ts';
 import { generateRun } from './payloads.ts';
+import { POOL_RUNS } from './replay.ts';
 import { parseRunId } from '../runtime/ids.ts';
+import { inProcessRegistry, withRegistryStub } from '../test/support/in-process-registry.ts';
 
 type ReplayModule = typeof import('../services/replay/replay-stages.ts');
 type SerdeModule = typeof import('../runtime/serde.ts');
@@ -34,26 +32,6 @@ type LoggerModule = typeof import('../runtime/logger.ts');
 interface Tree {
   name: string;
   replay: (targetDir: string) => Promise<unknown>;
-}
-
-/** A schema registry in this process: what the serde registers, it looks up by id. */
-function inProcessRegistry(): SchemaRegistry {
-  const types = new Map<number, avro.Type>();
-  return {
-    async register({ schema }: { schema: string }) {
-      const id = types.size + 1;
-      types.set(id, avro.Type.forSchema(JSON.parse(schema) as avro.Schema));
-      return { id };
-    },
-    async encode(id: number, payload: unknown) {
-      const header = Buffer.alloc(5);
-      header.writeUInt32BE(id, 1);
-      return Buffer.concat([header, types.get(id)!.toBuffer(payload)]);
-    },
-    async getSchema(id: number) {
-      return types.get(id)!;
-    },
-  } as unknown as SchemaRegistry;
 }
 
 async function loadTree(root: string, registryUrl: string, records: Array<{ key: Buffer; value: unknown }>): Promise<Tree> {
@@ -75,11 +53,14 @@ async function loadTree(root: string, registryUrl: string, records: Array<{ key:
   };
 }
 
-/** One topic, as a replay reads; 20 items a run (two responses, Brave JSON and RSS). */
+/**
+ * One topic, as a replay reads; 20 items a run (two responses, Brave JSON and RSS). As in the bench's
+ * replay, runs past the first 100 repeat them under new run ids, so their files replace earlier ones.
+ */
 function rawRecords(runs: number): Array<{ key: Buffer; value: unknown }> {
   const records: Array<{ key: Buffer; value: unknown }> = [];
   for (let runIndex = 0; runIndex < runs; runIndex++) {
-    const run = generateRun({ label: 'replay-ab', runIndex, topicCount: 1, responsesPerRun: 2 });
+    const run = generateRun({ label: 'replay-ab', runIndex: runIndex % POOL_RUNS, topicCount: 1, responsesPerRun: 2 });
     for (const value of run.messages) records.push({ key: Buffer.from(run.key), value: { ...value, run_id: parseRunId(`replay-ab-${runIndex}`) } });
   }
   return records;
@@ -106,10 +87,7 @@ async function main(): Promise<number> {
   if (!other) throw new Error('usage: node bench/replay-ab.ts <other-tree> [--runs=N] [--alternations=N] [--check]');
   const option = (name: string, fallback: number) => Number(flags.find((flag) => flag.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
   const runs = option('runs', 100);
-  const stub = http.createServer((_request, response) => response.end('{}')).listen(0, '127.0.0.1');
-  await new Promise((resolve) => stub.once('listening', resolve));
-  try {
-    const registryUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  return withRegistryStub(async (registryUrl) => {
     const records = rawRecords(runs);
     const trees = [await loadTree(path.resolve(other), registryUrl, records), await loadTree(path.resolve(import.meta.dirname, '..'), registryUrl, records)];
     if (flags.includes('--check')) {
@@ -136,9 +114,7 @@ async function main(): Promise<number> {
       process.stdout.write(`${tree.name}: median ${round(median(cpuPerItem[index]!), 0)} µs of CPU an item (${list(cpuPerItem[index]!)}), ${round(median(wallPerItem[index]!), 0)} µs of wall (${list(wallPerItem[index]!)}), load ${os.loadavg().map((load) => round(load, 1)).join(' / ')}\n`);
     }
     return 0;
-  } finally {
-    stub.close();
-  }
+  });
 }
 
 main().then(

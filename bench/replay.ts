@@ -23,7 +23,7 @@ import { cpuShareSince, memorySample, round, type MemorySample } from './measure
 import { generateRun, type GeneratedRun } from './payloads.ts';
 import { parseRunId } from '../runtime/ids.ts';
 
-const POOL_RUNS = 100;
+export const POOL_RUNS = 100;
 const RESPONSES_PER_RUN = 2;
 
 export interface ReplayFigures {

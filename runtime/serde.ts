@@ -18,6 +18,11 @@ type ContractOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
 export interface Serde {
   encode<T extends TopicName>(topic: T, value: ContractOf<T>): Promise<Buffer>;
   decode<T extends TopicName>(topic: T, bytes: Buffer): Promise<ContractOf<T>>;
+  /**
+   * What `decode(topic, await encode(topic, value))` gives, with the same checks and errors, for
+   * stages in one process (a replay): the bytes are made only when they would change the value.
+   */
+  relay<T extends TopicName>(topic: T, value: ContractOf<T>): Promise<ContractOf<T>>;
   schemaId(topic: TopicName): number;
 }
 
@@ -31,13 +36,27 @@ export function isRegistryUnavailable(error: unknown): boolean {
   return typeof status === 'number' && (status >= 500 || status === 408 || status === 429);
 }
 
-/** True when a string anywhere in a decoded value holds U+FFFD, the mark a lenient UTF-8 decoder leaves. */
-function holdsReplacementCharacter(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\uFFFD');
-  if (Array.isArray(value)) return value.some(holdsReplacementCharacter);
-  if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) return Object.values(value).some(holdsReplacementCharacter);
+/** True when `test` holds for a string or number anywhere in a message value (bytes are not looked into). */
+function someLeaf(value: unknown, test: (leaf: string | number) => boolean): boolean {
+  if (typeof value === 'string' || typeof value === 'number') return test(value);
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return false;
+  // Loops, not some() over Object.values: the replay walks every message it relays.
+  if (Array.isArray(value)) {
+    for (const element of value) if (someLeaf(element, test)) return true;
+    return false;
+  }
+  for (const field in value) if (someLeaf((value as Record<string, unknown>)[field], test)) return true;
   return false;
 }
+
+/** A string holding U+FFFD, the mark a lenient UTF-8 decoder leaves. */
+const holdsReplacementCharacter = (leaf: string | number) => typeof leaf === 'string' && leaf.includes('\uFFFD');
+
+/**
+ * A leaf the Avro bytes would not give back as it is: a string that is not well-formed UTF-16 (a
+ * lone surrogate, which UTF-8 cannot hold) or a negative zero (an int field reads back 0).
+ */
+const changedByTheWire = (leaf: string | number) => (typeof leaf === 'string' ? !leaf.isWellFormed() : Object.is(leaf, -0));
 
 /**
  * Every registry request gives up after this long and counts as the registry being unavailable
@@ -115,18 +134,24 @@ export async function createSerde(options: {
     return id;
   }
 
-  return {
+  function checked<T extends TopicName>(topic: T, value: ContractOf<T>): ContractOf<T> {
+    const parsed = TOPICS[topic].contract.safeParse(value);
+    if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `refusing to write an invalid ${topic} message: ${contractIssues(parsed.error)}`);
+    return parsed.data as ContractOf<T>;
+  }
+
+  async function encodeChecked(topic: TopicName, value: unknown): Promise<Buffer> {
+    try {
+      return await registry.encode(schemaId(topic), value);
+    } catch (error) {
+      throw new SkryaError('SCHEMA_INVALID', `Avro encoding of a ${topic} message failed: ${describeError(error)}`, { cause: error });
+    }
+  }
+
+  const serde: Serde = {
     schemaId,
 
-    async encode(topic, value) {
-      const parsed = TOPICS[topic].contract.safeParse(value);
-      if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `refusing to write an invalid ${topic} message: ${contractIssues(parsed.error)}`);
-      try {
-        return await registry.encode(schemaId(topic), parsed.data);
-      } catch (error) {
-        throw new SkryaError('SCHEMA_INVALID', `Avro encoding of a ${topic} message failed: ${describeError(error)}`, { cause: error });
-      }
-    },
+    encode: async (topic, value) => encodeChecked(topic, checked(topic, value)),
 
     async decode(topic, bytes) {
       if (bytes.length < WIRE_HEADER_BYTES || bytes[0] !== WIRE_MAGIC_BYTE) {
@@ -163,7 +188,7 @@ export async function createSerde(options: {
       // avsc decodes invalid UTF-8 leniently, as U+FFFD. Only then (rarely) is the body checked: if it
       // does not re-encode to the same bytes, a string was not UTF-8, and the original bytes are kept
       // in a dead letter rather than silently rewritten.
-      if (holdsReplacementCharacter(decoded)) {
+      if (someLeaf(decoded, holdsReplacementCharacter)) {
         const writer = writers.get(resolverKey)!;
         if (!writer.toBuffer(writer.fromBuffer(body)).equals(body)) throw new SkryaError('UNDECODABLE', `a string field of this ${topic} message is not valid UTF-8`);
       }
@@ -171,5 +196,15 @@ export async function createSerde(options: {
       if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `${topic} message breaks its contract: ${contractIssues(parsed.error)}`);
       return parsed.data as ContractOf<typeof topic>;
     },
+
+    async relay(topic, value) {
+      // The contract's parse is a fresh copy, as a decode is. A value the writer's type holds, with no
+      // leaf the bytes would change, decodes to that copy, which passes the contract again.
+      const data = checked(topic, value);
+      const writer = readers.get(topic);
+      if (writer?.isValid(data) && !someLeaf(data, changedByTheWire)) return data;
+      return serde.decode(topic, await encodeChecked(topic, data));
+    },
   };
+  return serde;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLocalStore, createS3Store, storeKey } from './sink-store.ts';
+import { createLocalStore, createS3Store, createStagingStore, storeKey, type SinkStore, type StagingStore } from './sink-store.ts';
 
 let root: string;
 beforeEach(() => {
@@ -45,7 +45,7 @@ describe('createLocalStore', () => {
     expect((await store.read('acme/a.json'))?.content).toBe('second');
   });
 
-  it('a write is in place at once; flush syncs exactly the files written since the last flush; a non-durable store never syncs', async () => {
+  it('a write is in place at once; flush syncs exactly the files written since the last flush; a staging store never syncs', async () => {
     const synced: string[] = [];
     const open = fs.promises.open.bind(fs.promises);
     vi.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
@@ -63,25 +63,53 @@ describe('createLocalStore', () => {
     await store.flush();
     expect(synced).toHaveLength(2);
 
-    const staging = createLocalStore(path.join(root, 'staging'), { durable: false });
+    const staging = createStagingStore(path.join(root, 'staging'));
     await staging.write('run.json', '{}');
     await staging.flush();
+    await staging.settled();
     expect(synced).toHaveLength(2);
     vi.restoreAllMocks();
   });
-  it.each([['durable', {}], ['non-durable (staging)', { durable: false }]])('a %s store replaces a file without changing a hard link to the old one, and leaves no temp file', async (_name, options) => {
+  it.each<[string, (root: string) => SinkStore & Partial<StagingStore>]>([['local', createLocalStore], ['staging', createStagingStore]])('a %s store replaces a file without changing a hard link to the old one, and leaves no temp file', async (_name, create) => {
     const original = path.join(root, 'original.json');
     fs.writeFileSync(original, 'original bytes');
-    const store = createLocalStore(path.join(root, 'tree'), options);
+    const store = create(path.join(root, 'tree'));
     fs.mkdirSync(path.join(root, 'tree', 'normalized'), { recursive: true });
     fs.linkSync(original, path.join(root, 'tree', 'normalized', 'run.json'));
     const read = await store.read('normalized/run.json');
     await expect(store.write('normalized/run.json', 'replayed bytes', read)).resolves.toBe(true);
+    await store.settled?.();
     expect(fs.readFileSync(path.join(root, 'tree', 'normalized', 'run.json'), 'utf8')).toBe('replayed bytes');
     expect(fs.readFileSync(original, 'utf8')).toBe('original bytes');
     expect(fs.readdirSync(path.join(root, 'tree', 'normalized'))).toEqual(['run.json']);
     await expect(store.write('normalized/run.json', 'late bytes', read)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT' });
     await expect(store.write('normalized/run.json', 'replayed bytes')).resolves.toBe(false);
+  });
+});
+
+describe('createStagingStore', () => {
+  it('reads and lists its own writes before they land, and settles once they have', async () => {
+    const store = createStagingStore(root);
+    const keys = Array.from({ length: 40 }, (_unused, index) => `normalized/${String(index).padStart(2, '0')}.json`);
+    for (const [index, key] of keys.entries()) await store.write(key, `run ${index}`, null);
+    await store.write(keys[0]!, 'run 0, again', { content: 'run 0', version: '' });
+    // Read back whether it is remembered or forgotten and still being written.
+    expect(await Promise.all(keys.map(async (key) => (await store.read(key))?.content))).toEqual(['run 0, again', ...keys.slice(1).map((_key, index) => `run ${index + 1}`)]);
+    expect((await store.list('normalized')).sort()).toEqual(keys.map((key) => key.slice('normalized/'.length)));
+    await store.settled();
+    expect(fs.readFileSync(path.join(root, keys[0]!), 'utf8')).toBe('run 0, again');
+    expect(fs.readFileSync(path.join(root, keys[39]!), 'utf8')).toBe('run 39');
+  });
+
+  it('reports a write that failed at the next flush, read, write and when settled', async () => {
+    const store = createStagingStore(root);
+    fs.mkdirSync(path.join(root, 'occupied', 'child'), { recursive: true });
+    // The folder reads as no file, so the write goes ahead and fails in the background.
+    await expect(store.write('occupied', 'x')).resolves.toBe(true);
+    await expect(store.settled()).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(store.flush()).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(store.read('other.json')).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(store.write('other.json', 'y')).rejects.toMatchObject({ code: 'EEXIST' });
   });
 });
 

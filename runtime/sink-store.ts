@@ -59,47 +59,50 @@ function conflict(where: string, key: string): SkryaError {
   return new SkryaError('STORAGE_CONFLICT', `${where}/${key} changed since it was read (another sink wrote it); reading it again`, { details: { key } });
 }
 
+/** The file a key names under `root`, checked (storeKey) before it becomes a path. */
+const localFile = (root: string, key: string) => resolveInside(root, ...storeKey(key).split('/'));
+
+/** The text as a stored version; hashed only if asked, as the local stores' conditions compare the text itself. */
+const localText = (content: string | null): StoredText | null => (content === null ? null : { content, get version() { return versionOf(content); } });
+
+/** The names of the files directly below a local folder (none when it is missing). */
+function listFolder(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.startsWith('.')).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The local data tree. Its conditional writes assume one writer per topic (the partition's owner), as
  * the sink always has. Files are renamed into place without an fsync each and synced together at
  * flush: a run's four fsyncs in sequence (~9 ms each on the bench VM) blocked the event loop the other
  * stages share, concurrent ones take about a third of that; a crash before the flush leaves the offset
- * uncommitted, and the redelivered batch writes the files again. `durable: false` never syncs, for a
- * folder synced once later (a replay's staging folder, synced before it is swapped in), and writes
- * its files without temp files and renames, as no reader sees that folder before it is complete.
+ * uncommitted, and the redelivered batch writes the files again.
  */
-export function createLocalStore(root: string, options: { durable?: boolean } = {}): SinkStore {
-  const fileOf = (key: string) => resolveInside(root, ...storeKey(key).split('/'));
-  const durable = options.durable !== false;
+export function createLocalStore(root: string): SinkStore {
+  const fileOf = (key: string) => localFile(root, key);
   const unsynced = new Set<string>();
   // Handlers of several partitions share the store: a flush waits for every sync started before it too.
   let syncing: Promise<void> = Promise.resolve();
   return {
     where: path.resolve(root),
     async read(key) {
-      const content = readTextIfAny(fileOf(key));
-      return content === null ? null : { content, version: versionOf(content) };
+      return localText(readTextIfAny(fileOf(key)));
     },
     async write(key, content, expected) {
       const file = fileOf(key);
       // Read once: for the condition and to leave identical bytes alone.
       const current = readTextIfAny(file);
-      if (expected !== undefined && (current === null ? null : versionOf(current)) !== (expected?.version ?? null)) throw conflict(path.resolve(root), key);
+      if (expected !== undefined && current !== (expected?.content ?? null)) throw conflict(path.resolve(root), key);
       if (current === content) return false;
-      if (!durable) {
-        replaceFileUnlinked(file, content);
-        return true;
-      }
       replaceFileAtomic(file, content, { durable: false });
       unsynced.add(file);
       return true;
     },
     async list(prefix) {
-      try {
-        return fs.readdirSync(fileOf(prefix), { withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.startsWith('.')).map((entry) => entry.name);
-      } catch {
-        return [];
-      }
+      return listFolder(fileOf(prefix));
     },
     async check() {
       fs.mkdirSync(path.resolve(root), { recursive: true });
@@ -109,6 +112,101 @@ export function createLocalStore(root: string, options: { durable?: boolean } = 
       unsynced.clear();
       syncing = Promise.all([syncing, syncFiles(files)]).then(() => undefined);
       await syncing;
+    },
+  };
+}
+
+/** A staging folder's store: `settled` resolves once every write has reached the folder, and fails with the first that did not. */
+export interface StagingStore extends SinkStore {
+  settled(): Promise<void>;
+}
+
+/** More than the files one sink batch reads and writes (its run, latest-ingest.json, digest.md, the evidence memory). */
+const STAGING_REMEMBERED_FILES = 16;
+/** Writes started and not finished, at most: a disk that falls behind holds up the writer, not memory. */
+const STAGING_WRITES_IN_FLIGHT = 64;
+
+/**
+ * A replay's staging folder: no reader sees it before it is complete and synced whole
+ * (replay-topic.ts), and this store is its only writer. So files are replaced without temp files,
+ * renames or fsyncs (replaceFileUnlinked); the store remembers the text of the files it read or
+ * wrote last, so the sink's reads of the same few files every batch, and each write's own read,
+ * need no file; and writes go on in the thread pool while the event loop scores the next records.
+ * A flush only reports a write that failed: nothing here is durable before the folder is synced,
+ * and the folder is synced, read or removed only once the store has `settled`.
+ */
+export function createStagingStore(root: string): StagingStore {
+  const fileOf = (key: string) => localFile(root, key);
+  // By key, least recently used first.
+  const remembered = new Map<string, string | null>();
+  // Each file's latest write, chained after the one before it, until it is done.
+  const writes = new Map<string, Promise<void>>();
+  let failure: { error: unknown } | null = null;
+
+  function throwIfFailed(): void {
+    if (failure) throw failure.error;
+  }
+
+  function remember(key: string, content: string | null): void {
+    remembered.delete(key);
+    remembered.set(key, content);
+    if (remembered.size > STAGING_REMEMBERED_FILES) remembered.delete(remembered.keys().next().value!);
+  }
+
+  async function textOf(key: string): Promise<string | null> {
+    throwIfFailed();
+    const known = remembered.get(key);
+    if (known !== undefined) return known;
+    const file = fileOf(key);
+    // Forgotten while its write is still going on: read once that has landed.
+    await writes.get(file);
+    const content = readTextIfAny(file);
+    remember(key, content);
+    return content;
+  }
+
+  async function settled(): Promise<void> {
+    await Promise.all(writes.values());
+    throwIfFailed();
+  }
+
+  return {
+    where: path.resolve(root),
+    settled,
+    async read(key) {
+      return localText(await textOf(key));
+    },
+    async write(key, content, expected) {
+      const current = await textOf(key);
+      if (expected !== undefined && current !== (expected?.content ?? null)) throw conflict(path.resolve(root), key);
+      if (current === content) return false;
+      while (writes.size >= STAGING_WRITES_IN_FLIGHT) await writes.values().next().value;
+      remember(key, content);
+      const file = fileOf(key);
+      const written: Promise<void> = (writes.get(file) ?? Promise.resolve())
+        .then(() => replaceFileUnlinked(file, content, current !== null))
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .then(() => {
+          if (writes.get(file) === written) writes.delete(file);
+        });
+      writes.set(file, written);
+      return true;
+    },
+    async list(prefix) {
+      throwIfFailed();
+      // Files here are only ever added or replaced: one still being written is there (and may be missing from the folder for a moment).
+      const folder = fileOf(prefix);
+      const names = new Set(listFolder(folder));
+      for (const file of writes.keys()) if (path.dirname(file) === folder) names.add(path.basename(file));
+      return [...names];
+    },
+    async check() {
+      fs.mkdirSync(path.resolve(root), { recursive: true });
+    },
+    async flush() {
+      throwIfFailed();
     },
   };
 }

@@ -65,22 +65,22 @@ describe('writeFileAtomic', () => {
 });
 
 describe('replaceFileUnlinked', () => {
-  it('writes a new file under the name: another link to the old file keeps the old bytes', () => {
+  it('writes a new file under the name: another link to the old file keeps the old bytes', async () => {
     const original = path.join(dir, 'original.json');
     fs.writeFileSync(original, 'old');
     const file = path.join(dir, 'staging', 'run.json');
     fs.mkdirSync(path.dirname(file));
     fs.linkSync(original, file);
-    replaceFileUnlinked(file, 'new, longer content');
+    await replaceFileUnlinked(file, 'new, longer content', true);
     expect(fs.readFileSync(file, 'utf8')).toBe('new, longer content');
     expect(fs.readFileSync(original, 'utf8')).toBe('old');
   });
 
-  it('creates missing folders, and refuses to replace a folder', () => {
-    replaceFileUnlinked(path.join(dir, 'a', 'b.json'), '{}');
+  it('creates missing folders, and refuses to replace a folder', async () => {
+    await replaceFileUnlinked(path.join(dir, 'a', 'b.json'), '{}', false);
     expect(filesUnder(dir)).toEqual(['a', 'a/b.json']);
     fs.mkdirSync(path.join(dir, 'occupied', 'child'), { recursive: true });
-    expect(() => replaceFileUnlinked(path.join(dir, 'occupied'), 'x')).toThrow();
+    await expect(replaceFileUnlinked(path.join(dir, 'occupied'), 'x', false)).rejects.toThrow();
     expect(filesUnder(dir)).toEqual(['a', 'a/b.json', 'occupied', 'occupied/child']);
   });
 });

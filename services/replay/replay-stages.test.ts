@@ -22,13 +22,16 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Pushes the records one by one, as the reader streams them, then finishes. */
+/** Pushes the records one by one, as the reader streams them, then finishes; `afterEach` sees the files once the writes a push started have landed. */
 async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), afterEach?: (pushed: number) => void) {
   const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir });
   let pushed = 0;
   for (const record of storedRecords(values)) {
     await stages.push(record);
-    afterEach?.(++pushed);
+    if (afterEach) {
+      await stages.settled();
+      afterEach(++pushed);
+    }
   }
   return stages.finish();
 }

@@ -1,7 +1,8 @@
 /**
  * scorer → collector → sink in this process, over raw-results read back from Kafka: the current
  * code and config, no provider is called again. Between stages every value goes through the serde
- * (Avro encode, decode and the zod contract), exactly as it would between the live services.
+ * (serde.relay: the zod contract and the Avro type, what an encode and decode would check and give),
+ * as it would between the live services.
  * Runs whose end marker lies after the range, or whose first responses lie before it, close as
  * incomplete with that reason.
  */
@@ -11,13 +12,13 @@ import { SkryaError } from '../../runtime/errors.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/handler.ts';
 import type { Serde } from '../../runtime/serde.ts';
-import type { IngestBatch, RawResult } from '../../schemas/messages.ts';
+import type { IngestBatch, RawResult, ScoredResult } from '../../schemas/messages.ts';
 import type { TopicName } from '../../topics/topics.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
 import { createScorer } from '../scorer/index.ts';
-import { createLocalStore } from '../../runtime/sink-store.ts';
+import { createStagingStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 import type { RunId } from '../../runtime/ids.ts';
 
@@ -62,8 +63,10 @@ export interface ReplayStagesOptions {
 export interface ReplayStages {
   /** The next raw-results record of the topic, in offset order within its partition. */
   push(record: StoredRecord): Promise<void>;
-  /** Closes every run still open (as incomplete) and returns what was replayed. */
+  /** Closes every run still open (as incomplete) and returns what was replayed, once its files are all written. */
   finish(): Promise<ReplayStagesResult>;
+  /** Resolves once no write of the sink is going on, failed or not: the folder may be removed then. */
+  settled(): Promise<void>;
 }
 
 /** The latest instant a Date can hold. */
@@ -86,17 +89,13 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   const scorer = createScorer({ model });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
-  const sink = createBatchSink({ store: createLocalStore(options.targetDir, { durable: false }), place: () => '' });
+  const store = createStagingStore(options.targetDir);
+  const sink = createBatchSink({ store, place: () => '' });
 
   const runs: ReplayedRun[] = [];
   const rejected: ReplayRejection[] = [];
   const responsesSeen = new Map<string, number>();
   let scoredOffset = 0n;
-
-  /** What the next stage would decode: the value encoded and decoded through the registry. */
-  async function overTheWire<T extends TopicName>(topic: T, value: unknown) {
-    return serde.decode(topic, await serde.encode(topic, value as never));
-  }
 
   async function sinkBatch(record: StoredRecord, batch: IngestBatch, closedByMarker: boolean): Promise<void> {
     let stats = batch.stats;
@@ -108,7 +107,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
       const total = batch.stats.counts.raw_responses;
       if (seen < total) stats = { ...stats, complete: false, incomplete_reason: `${total - seen} of ${total} provider responses are before the replay range` };
     }
-    const value = await overTheWire('ingest-normalized', { ...batch, stats });
+    const value = await serde.relay('ingest-normalized', { ...batch, stats });
     await sink.handle(incoming('ingest-normalized', record, record.offset, value), context);
     runs.push({
       runId: value.run_id,
@@ -145,7 +144,7 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
       for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
         if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
         if (outcome.kind !== 'emit') continue;
-        const scored = await overTheWire('scored-results', outcome.value);
+        const scored = await serde.relay('scored-results', outcome.value as ScoredResult);
         const offset = String(scoredOffset);
         scoredOffset += 1n;
         await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
@@ -155,8 +154,11 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
     async finish() {
       clockMs = LATEST_DATE_MS;
       if (lastRecord) await collect(lastRecord, await collector.tick!(new Date(clockMs)), false);
+      await store.settled();
       runs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
       return { runs, rejected };
     },
+
+    settled: () => store.settled().catch(() => {}),
   };
 }

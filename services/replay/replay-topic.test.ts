@@ -106,9 +106,9 @@ describe('replayTopic', () => {
   it('keeps the earlier replay and removes the staging folder when a replay fails', async () => {
     await replay(RUN_A);
     const before = listing(target());
-    const failing: Serde = { ...jsonSerde(), encode: async (topic, value) => {
+    const failing: Serde = { ...jsonSerde(), relay: async (topic, value) => {
       if (topic === 'ingest-normalized') throw new Error('disk on fire');
-      return jsonSerde().encode(topic, value);
+      return jsonSerde().relay(topic, value);
     } };
     await expect(replay(RUN_B, {}, failing)).rejects.toThrow('disk on fire');
     expect(listing(target())).toEqual(before);

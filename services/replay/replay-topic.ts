@@ -188,6 +188,10 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     }
     return { dir: target, report, promoted, notPromoted };
   } finally {
-    if (staging.current) fs.rmSync(staging.current.dir, { recursive: true, force: true });
+    if (staging.current) {
+      // A failed replay's writes still going on land before the folder goes, not after.
+      await staging.current.stages.settled();
+      fs.rmSync(staging.current.dir, { recursive: true, force: true });
+    }
   }
 }

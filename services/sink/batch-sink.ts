@@ -12,7 +12,7 @@ import type { IngestBatch } from '../../schemas/messages.ts';
 import { storeKey, type SinkStore, type StoredText } from '../../runtime/sink-store.ts';
 import { compactTimestamp } from './file-names.ts';
 import { readMemory, remember, rememberedRun, runsBefore, writeMemory } from './evidence-memory.ts';
-import { renderIngestDocument, type LastAttempt } from './ingest-document.ts';
+import { ingestDocument, renderIngestDocument, type LastAttempt } from './ingest-document.ts';
 import { changesSince, diffRuns, previousRun, renderChanges, type RunChanges } from './run-changes.ts';
 import { runStatusOf } from './run-status.ts';
 
@@ -101,8 +101,10 @@ export function createBatchSink(options: BatchSinkOptions): Handler<'ingest-norm
     const storedRun = await store.read(runKey);
     const existing = parseJson(storedRun);
     const sameRun = existing !== null && existing.run_id === batch.run_id;
-    // Rendered only for a run already written (a redelivery, a partial re-emission): most batches are new runs.
-    const sameAsWritten = sameRun && withoutChanges(existing) === withoutChanges(JSON.parse(renderIngestDocument(batch, null, outcome)) as object);
+    // Built only for a run already written (a redelivery, a partial re-emission, a replayed run over
+    // its original): most live batches are new runs. The document as an object serializes as its
+    // rendered text parsed back would, without rendering and parsing it.
+    const sameAsWritten = sameRun && withoutChanges(existing) === withoutChanges(ingestDocument(batch, null, outcome));
     if (options.keepWrittenRuns && sameRun && !sameAsWritten) {
       return [drop(`run ${batch.run_id} was written from an earlier batch; this different batch of it is a partial re-emission`)];
     }

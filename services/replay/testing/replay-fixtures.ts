@@ -11,7 +11,7 @@ import { parseRunId, parseTenantId, parseTopicId } from '../../../runtime/ids.ts
 
 /** JSON instead of Avro; the zod contracts are checked on both sides, as the real serde does. */
 export function jsonSerde(): Serde {
-  return {
+  const serde = {
     schemaId: () => 1,
     async encode(topic: TopicName, value: unknown) {
       const parsed = TOPICS[topic].contract.safeParse(value);
@@ -29,7 +29,11 @@ export function jsonSerde(): Serde {
       if (!parsed.success) throw new SkryaError('SCHEMA_INVALID', `${topic} message breaks its contract`);
       return parsed.data as never;
     },
+    async relay(topic: TopicName, value: unknown) {
+      return serde.decode(topic, await serde.encode(topic, value as never));
+    },
   } as Serde;
+  return serde;
 }
 
 export function requestAt(requestedAt: string): RequestContext {
