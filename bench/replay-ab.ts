@@ -22,7 +22,7 @@ import { median, round } from './measure.ts';
 import { generateRun } from './payloads.ts';
 import { POOL_RUNS } from './replay.ts';
 import { parseRunId } from '../runtime/ids.ts';
-import { inProcessRegistry, withRegistryStub } from '../test/support/in-process-registry.ts';
+import { inProcessRegistry, withRegistryStub } from './in-process-registry.ts';
 
 type ReplayModule = typeof import('../services/replay/replay-stages.ts');
 type SerdeModule = typeof import('../runtime/serde.ts');

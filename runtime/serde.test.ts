@@ -3,11 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createRegistry } from './kafka.ts';
-import { createSerde, isRegistryUnavailable, type Serde } from './serde.ts';
+import { createSerde, isRegistryUnavailable } from './serde.ts';
 import { isSkryaError } from './errors.ts';
-import type { ScoredItem, ScoredResult } from '../schemas/messages.ts';
-import { scoredItemMessageFixture } from '../test/fixtures/messages.ts';
-import { inProcessRegistry, withRegistryStub } from '../test/support/in-process-registry.ts';
 
 /** What the Confluent client and fetch throw, as seen from the serde. */
 function clientError(status: number | undefined, message: string): Error {
@@ -48,40 +45,4 @@ describe('createSerde against a registry that accepts requests and never answers
       silent.close();
     }
   });
-});
-
-describe('relay', () => {
-  const withSerde = (work: (serde: Serde) => Promise<void>) => withRegistryStub(async (registryUrl) => {
-    await work(await createSerde({ registry: inProcessRegistry(), registryUrl, naming: { prefix: 't.relay.' }, topics: ['scored-results'] }));
-  });
-  const message = (item: Partial<ScoredItem>): ScoredResult => {
-    const fixture = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
-    return { ...fixture, item: { ...fixture.item, ...item } };
-  };
-  /** What relay gives, or the code it fails with, beside the same for the bytes' round trip. */
-  async function bothWays(serde: Serde, value: ScoredResult): Promise<[unknown, unknown]> {
-    const outcome = (work: () => Promise<unknown>) => work().catch((error: unknown) => (isSkryaError(error) ? error.code : error));
-    return [await outcome(() => serde.relay('scored-results', value)), await outcome(async () => serde.decode('scored-results', await serde.encode('scored-results', value)))];
-  }
-
-  it.each<[string, Partial<ScoredItem>]>([
-    ['a message the bytes keep as it is', {}],
-    ['a long string with a lone surrogate (the UTF-8 bytes hold U+FFFD)', { content: `${'a'.repeat(80)}\uD83D` }],
-    ['a short string with a lone surrogate (the Avro writer leaves bytes no decoder accepts)', { title: 'cut \uD83D' }],
-    ['a negative zero in an int field (read back as 0)', { position: -0 }],
-    ['a number the Avro int cannot hold', { position: 2 ** 40 }],
-    ['a message breaking the contract', { content_hash: 'not hex' }],
-  ])('gives what the bytes would: %s', async (_case, item) => withSerde(async (serde) => {
-    const [relayed, decoded] = await bothWays(serde, message(item));
-    expect(relayed).toStrictEqual(decoded);
-    if (typeof decoded === 'object') expect(Object.is((relayed as Extract<ScoredResult, { kind: 'ITEM' }>).item.position, (decoded as Extract<ScoredResult, { kind: 'ITEM' }>).item.position)).toBe(true);
-  }));
-
-  it('hands over a copy, as a decode does', async () => withSerde(async (serde) => {
-    const value = message({});
-    const relayed = await serde.relay('scored-results', value);
-    expect(relayed).toEqual(value);
-    expect(relayed).not.toBe(value);
-    expect((relayed as Extract<ScoredResult, { kind: 'ITEM' }>).item.sources).not.toBe((value as Extract<ScoredResult, { kind: 'ITEM' }>).item.sources);
-  }));
 });

@@ -13,10 +13,12 @@ import { emit } from '../../runtime/handler.ts';
 import { HEADERS } from '../../runtime/headers.ts';
 import { createTopicsServed } from '../../runtime/kafka.ts';
 import { startService, type RunningService } from '../../runtime/runner.ts';
-import { createSerde } from '../../runtime/serde.ts';
+import { createSerde, type Serde } from '../../runtime/serde.ts';
+import { isSkryaError } from '../../runtime/errors.ts';
+import type { ScoredItem, ScoredResult } from '../../schemas/messages.ts';
 import { physicalTopic, valueSubject } from '../../topics/topics.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
-import { rawResponseFixture, retrievalRequestFixture } from '../fixtures/messages.ts';
+import { rawResponseFixture, retrievalRequestFixture, scoredItemMessageFixture } from '../fixtures/messages.ts';
 import { parseRunId } from '../../runtime/ids.ts';
 
 let context: KafkaTestContext;
@@ -135,6 +137,39 @@ describe('Avro through the real registry', () => {
     // Re-registering the same schema is idempotent: the same id comes back.
     const again = await createSerde({ registry: context.registry, registryUrl: context.config.SKRYA_REGISTRY_URL, naming: context.naming, topics: ['retrieval-requests'] });
     expect(again.schemaId('retrieval-requests')).toBe(context.serde.schemaId('retrieval-requests'));
+  });
+});
+
+describe('serde.relay against the real registry', () => {
+  const message = (item: Partial<ScoredItem>): ScoredResult => {
+    const fixture = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
+    return { ...fixture, item: { ...fixture.item, ...item } };
+  };
+  /** What relay gives, or the code it fails with, beside the same for the bytes' round trip. */
+  async function bothWays(serde: Serde, value: ScoredResult): Promise<[unknown, unknown]> {
+    const outcome = (work: () => Promise<unknown>) => work().catch((error: unknown) => (isSkryaError(error) ? error.code : error));
+    return [await outcome(() => serde.relay('scored-results', value)), await outcome(async () => serde.decode('scored-results', await serde.encode('scored-results', value)))];
+  }
+
+  it.each<[string, Partial<ScoredItem>]>([
+    ['a message the bytes keep as it is', {}],
+    ['a long string with a lone surrogate (the UTF-8 bytes hold U+FFFD)', { content: `${'a'.repeat(80)}\uD83D` }],
+    ['a short string with a lone surrogate (the Avro writer leaves bytes no decoder accepts)', { title: 'cut \uD83D' }],
+    ['a negative zero in an int field (read back as 0)', { position: -0 }],
+    ['a number the Avro int cannot hold', { position: 2 ** 40 }],
+    ['a message breaking the contract', { content_hash: 'not hex' }],
+  ])('gives what the bytes would: %s', async (_case, item) => {
+    const [relayed, decoded] = await bothWays(context.serde, message(item));
+    expect(relayed).toStrictEqual(decoded);
+    if (typeof decoded === 'object') expect(Object.is((relayed as Extract<ScoredResult, { kind: 'ITEM' }>).item.position, (decoded as Extract<ScoredResult, { kind: 'ITEM' }>).item.position)).toBe(true);
+  });
+
+  it('hands over a copy, as a decode does', async () => {
+    const value = message({});
+    const relayed = await context.serde.relay('scored-results', value);
+    expect(relayed).toEqual(value);
+    expect(relayed).not.toBe(value);
+    expect((relayed as Extract<ScoredResult, { kind: 'ITEM' }>).item.sources).not.toBe((value as Extract<ScoredResult, { kind: 'ITEM' }>).item.sources);
   });
 });
 

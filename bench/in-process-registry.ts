@@ -1,7 +1,7 @@
 /**
  * The real serde without a registry service: a schema registry kept in this process (what the
  * serde registers, it looks up by id) and a local HTTP stub for the compatibility call the serde
- * makes itself. For unit tests and `bench/replay-ab.ts`.
+ * makes itself, for `bench/replay-ab.ts`, which loads two trees' replay paths in one process. Tests use the real registry.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
