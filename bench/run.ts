@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --only=cli,rank,kernels,scorer,collector,pipeline,latency,replay] [--runs=N]
- * [--collector-copies=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]
+ * [--collector-copies=N] [--stage-rounds=N] [--rates=100,250,...] [--latency-seconds=N] [--replay-items=N]
  * [--cli-runs=N] [--rank-lines=N] [--rank-runs=N] [--scale-out-processes=1,8]`
  *
  * Runs every benchmark once against the local broker and registry, writes
@@ -31,6 +31,8 @@ interface BenchOptions {
   /** Runs of two provider responses (20 items) for the scorer, collector and pipeline benchmarks. */
   runs: number;
   collectorCopies: number;
+  /** Rounds of passthrough and stage windows behind the scorer and collector ratios. */
+  stageRounds: number;
   rates: number[];
   latencySeconds: number;
   replayItems: number;
@@ -51,6 +53,7 @@ const DEFAULTS: BenchOptions = {
   only: SECTIONS.filter((section) => !ON_REQUEST.includes(section)),
   runs: 100,
   collectorCopies: 2,
+  stageRounds: 5,
   rates: [100, 250, 500, 1_000, 2_000],
   latencySeconds: 15,
   replayItems: 10_000,
@@ -66,7 +69,7 @@ const DEFAULTS: BenchOptions = {
   // One process as the yardstick, and the scale-out test's 8 on 12 partitions.
   scaleOutProcesses: [1, 8],
 };
-const OPTION_NAMES = 'only, runs, collector-copies, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs, fleet-tenants, fleet-topics, fleet-processes, fleet-steady-seconds, fleet-soak-minutes, scale-out-processes';
+const OPTION_NAMES = 'only, runs, collector-copies, stage-rounds, rates, latency-seconds, replay-items, cli-runs, rank-lines, rank-runs, fleet-tenants, fleet-topics, fleet-processes, fleet-steady-seconds, fleet-soak-minutes, scale-out-processes';
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
@@ -93,6 +96,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case 'collector-copies':
         options.collectorCopies = positiveInteger(name, value);
+        break;
+      case 'stage-rounds':
+        options.stageRounds = positiveInteger(name, value);
         break;
       case 'rates':
         options.rates = value.split(',').map((rate) => positiveInteger(name, rate));
@@ -147,7 +153,7 @@ async function main(): Promise<number> {
   const startedMs = performance.now();
   const results: BenchResults = { startedAt: started.toISOString(), durationSeconds: 0, machine: machineInfo(), loadAverageAtEnd: [], options: { ...options }, errors: {} };
   const fleetSize = { tenants: options.fleetTenants, topicsPerTenant: options.fleetTopics };
-  const stageOptions = { runs: options.runs, responsesPerRun: 2, collectorCopies: options.collectorCopies };
+  const stageOptions = { runs: options.runs, responsesPerRun: 2, collectorCopies: options.collectorCopies, rounds: options.stageRounds };
 
   const sections: Record<Section, () => Promise<void>> = {
     cli: async () => {

@@ -13,7 +13,7 @@ import { createLocalStore } from '../runtime/sink-store.ts';
 import { createBatchSink } from '../services/sink/batch-sink.ts';
 import type { SkryaConfig } from '../runtime/config.ts';
 import { scorerStage, type Stage } from '../services/catalog.ts';
-import type { TopicName } from '../topics/topics.ts';
+import { consumerGroup, type TopicName } from '../topics/topics.ts';
 import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
 import { cpuShareSince, median, round, sleep } from './measure.ts';
 import { runPassthrough } from './passthrough.ts';
@@ -21,7 +21,6 @@ import { generateRun, type GeneratedRun } from './payloads.ts';
 import { parseRunId } from '../runtime/ids.ts';
 
 const STAGE_TIMEOUT_MS = 120_000;
-const PASSTHROUGH_REPETITIONS = 3;
 
 export interface KeyedValue<T> {
   key: string;
@@ -99,48 +98,75 @@ function orCrash<R>(work: Promise<R>, services: readonly RunningService[]): Prom
   return Promise.race([work, ...services.map((service) => service.crashed.then((error) => Promise.reject(new Error(`${service.service} crashed: ${error.message}`))))]);
 }
 
+/** One round: the bare passthrough, then the stage, over the same messages, one after the other. */
+export interface StageRound {
+  passthrough: FlowRate;
+  stage: FlowRate & { itemsPerSecond: number };
+  /** Stage input messages/s over the passthrough's in this round. */
+  ratio: number;
+}
+
 export interface StageFigures {
   inputs: number;
   outputs: number;
   items: number;
-  passthrough: { repetitions: FlowRate[]; medianMessagesPerSecond: number };
-  stage: FlowRate & { itemsPerSecond: number };
-  /** Stage input messages/s over the passthrough's messages/s of the same messages. */
+  rounds: StageRound[];
+  passthrough: { medianMessagesPerSecond: number };
+  /** The stage's figures from the round whose ratio is the median. */
+  stage: StageRound['stage'];
+  /** The median of the rounds' ratios. */
   ratio: number;
   deadLetters: number;
 }
 
+async function measureStage<T extends TopicName>(context: BenchContext, options: { service: string; handler: Handler<T>; outputTopic: string; inputs: number; expectedOutputs: number; items: number }): Promise<StageRound['stage']> {
+  const baseline = await topicCount(context.admin, options.outputTopic);
+  const service = await startStage(context, options.service, options.handler);
+  let stage: FlowRate;
+  try {
+    stage = await orCrash(watchOutput(context.admin, options.outputTopic, { joined: service.ready, baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
+  } finally {
+    await service.stop();
+  }
+  // The next round's stage reads the input from the start again under the same group name.
+  await context.admin.deleteGroups([consumerGroup(context.pipeline.port.naming, options.service)]);
+  return { ...stage, itemsPerSecond: stage.inputsPerSecond * (options.items / options.inputs) };
+}
+
+/**
+ * `rounds` rounds of the passthrough and then the stage over the same pre-produced messages; the
+ * figure is the median of the rounds' ratios. A window is a few seconds, so whatever else the
+ * machine runs moves a single one; a ratio taken from two windows side by side, repeated, is
+ * steadier than rates from separate minutes.
+ */
 async function measureStageAgainstPassthrough<T extends TopicName>(context: BenchContext, options: {
   service: string;
-  handler: Handler<T>;
+  /** A fresh handler for each round (a stateful stage must not see a run it already closed). */
+  handlerFor: () => Handler<T>;
   inputTopic: TopicName;
   outputTopic: TopicName;
   inputs: number;
   expectedOutputs: number;
   items: number;
+  rounds: number;
 }): Promise<StageFigures> {
   const passthroughOut = await context.createExtraTopic('passthrough-out');
-  const repetitions: FlowRate[] = [];
-  for (let repetition = 0; repetition < PASSTHROUGH_REPETITIONS; repetition++) {
-    repetitions.push(await runPassthrough(context, { inputTopic: context.topic(options.inputTopic), outputTopic: passthroughOut, inputs: options.inputs, timeoutMs: STAGE_TIMEOUT_MS }));
-  }
   const outputTopic = context.topic(options.outputTopic);
-  const baseline = await topicCount(context.admin, outputTopic);
-  const service = await startStage(context, options.service, options.handler);
-  let stage: FlowRate;
-  try {
-    stage = await orCrash(watchOutput(context.admin, outputTopic, { joined: service.ready, baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
-  } finally {
-    await service.stop();
+  const rounds: StageRound[] = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const passthrough = await runPassthrough(context, { inputTopic: context.topic(options.inputTopic), outputTopic: passthroughOut, inputs: options.inputs, timeoutMs: STAGE_TIMEOUT_MS });
+    const stage = await measureStage(context, { ...options, handler: options.handlerFor(), outputTopic });
+    rounds.push({ passthrough, stage, ratio: stage.inputsPerSecond / passthrough.inputsPerSecond });
   }
-  const passthroughRate = median(repetitions.map((rate) => rate.inputsPerSecond));
+  const ratio = median(rounds.map((entry) => entry.ratio));
   return {
     inputs: options.inputs,
     outputs: options.expectedOutputs,
     items: options.items,
-    passthrough: { repetitions, medianMessagesPerSecond: passthroughRate },
-    stage: { ...stage, itemsPerSecond: stage.inputsPerSecond * (options.items / options.inputs) },
-    ratio: stage.inputsPerSecond / passthroughRate,
+    rounds,
+    passthrough: { medianMessagesPerSecond: median(rounds.map((entry) => entry.passthrough.inputsPerSecond)) },
+    stage: rounds.find((entry) => entry.ratio === ratio)!.stage,
+    ratio,
     deadLetters: await topicCount(context.admin, context.topic('dead-letters')),
   };
 }
@@ -150,6 +176,8 @@ export interface StageBenchOptions {
   responsesPerRun: number;
   /** The collector's runs are runs / collectorCopies scored runs, each relabelled this many times. */
   collectorCopies: number;
+  /** Rounds of passthrough and stage windows for the scorer and collector figures. */
+  rounds: number;
 }
 
 /** Generates `options.runs` runs (named after the context's label) and produces them to raw-results. */
@@ -167,7 +195,8 @@ export async function benchScorerAlone(options: StageBenchOptions): Promise<Stag
     const scorer = await warmScorerStage(context.pipeline.config);
     try {
       // One scored message per result (dropped ones too) and one run-end marker per run.
-      return await measureStageAgainstPassthrough(context, { service: 'scorer', handler: scorer.handler, inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items });
+      // One handler for every round: a new assignment clears its run tallies.
+      return await measureStageAgainstPassthrough(context, { service: 'scorer', handlerFor: () => scorer.handler, inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items, rounds: options.rounds });
     } finally {
       await scorer.close?.();
     }
@@ -188,8 +217,8 @@ export async function benchCollectorAlone(options: StageBenchOptions): Promise<S
     // Warm-up, as for the scorer: a throwaway collector closes the same runs once in-process.
     const warmUp = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
     for (const { key, value } of scored) await warmUp.handle(incoming('scored-results', key, value), noContext);
-    const collector = createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
-    return await measureStageAgainstPassthrough(context, { service: 'collector', handler: collector, inputTopic: 'scored-results', outputTopic: 'ingest-normalized', inputs: scored.length, expectedOutputs: runs, items });
+    const handlerFor = () => createCollector({ runTimeoutMs: 600_000, logger: createLogger({ level: 'warn', name: 'bench-collector' }) });
+    return await measureStageAgainstPassthrough(context, { service: 'collector', handlerFor, inputTopic: 'scored-results', outputTopic: 'ingest-normalized', inputs: scored.length, expectedOutputs: runs, items, rounds: options.rounds });
   } finally {
     await context.close();
   }

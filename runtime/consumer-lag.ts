@@ -25,6 +25,10 @@ export async function readConsumerLag(kafka: Kafka, groupIds: readonly string[])
   const admin = kafka.admin();
   await admin.connect();
   try {
+    // A new admin knows no brokers until it reads metadata: fetchOffsets would ask for the group
+    // coordinator first, find none, and wait kafkajs's retry delay (300 ms or more) on every read.
+    // Cluster metadata with no topics is one small request that fills the broker pool.
+    await admin.describeCluster();
     const ends = new Map<string, Map<number, { low: bigint; high: bigint }>>();
     const topicOffsets = async (topic: string) => {
       if (!ends.has(topic)) ends.set(topic, new Map((await admin.fetchTopicOffsets(topic)).map(({ partition, low, high }) => [partition, { low: BigInt(low), high: BigInt(high) }])));
