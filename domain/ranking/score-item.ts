@@ -4,7 +4,7 @@ import { createBoostMatcher } from './domain-boost.ts';
 import { freshnessOf, parsePublishedAt, staleAuthority, type FreshnessBasis } from './freshness.ts';
 import { singleListRank } from './fusion.ts';
 import { contentWeight, type ScoreWeights } from './intent-weights.ts';
-import { keywordCoverage, prepareQueries } from './keyword-coverage.ts';
+import { keywordCoverage, prepareQueries, type PreparedQueries } from './keyword-coverage.ts';
 import { SHIPPED_RANKING, type RankingModel } from './ranking-model.ts';
 
 /**
@@ -90,6 +90,27 @@ export function keywordText(item: ScorableItem): string {
   return `${item.title} ${body}`;
 }
 
+/** Sub-query lists remembered before the memo starts over. */
+const PREPARED_QUERIES_LIMIT = 256;
+const preparedQueries = new Map<string, PreparedQueries>();
+
+/**
+ * The prepared form of a request's sub-queries, shared by requests asking the same ones: a topic's
+ * runs ask the same sub-queries run after run, and preparing them (the alias table read whole)
+ * cost as much as matching them against all twenty items of a bench run. Prepared queries are
+ * never changed once made.
+ */
+function preparedQueriesOf(subQueries: readonly string[]): PreparedQueries {
+  const key = JSON.stringify(subQueries);
+  let prepared = preparedQueries.get(key);
+  if (prepared === undefined) {
+    if (preparedQueries.size >= PREPARED_QUERIES_LIMIT) preparedQueries.clear();
+    prepared = prepareQueries(subQueries);
+    preparedQueries.set(key, prepared);
+  }
+  return prepared;
+}
+
 /**
  * Prepares one request's scoring (query terms, boost rules, window end) once, and returns the
  * per-item scorer. Use this for bulk scoring; `scoreItem` is the one-off form.
@@ -103,7 +124,7 @@ export function createItemScorer(context: ScoringContext, model: RankingModel = 
   }
   const { authority } = model;
   const weights = model.weights[intent];
-  const queries = prepareQueries(context.subQueries);
+  const queries = preparedQueriesOf(context.subQueries);
   const boost = createBoostMatcher([...model.boost.domains[intent], ...(context.boostDomains ?? [])]);
 
   return (item) => {

@@ -6,6 +6,7 @@
  * The small database: same answers as the larger ones on our tests, a third of their load time.
  */
 import { eld } from 'eld/small';
+import { eldLanguage } from './eld-language.ts';
 
 /**
  * Below this many letters the text says too little to tell (a four-word English page scores as
@@ -67,13 +68,16 @@ export function detectLanguage(text: string, declared: string | null = null): st
   const sample = text.slice(0, SAMPLE_CHARS);
   if (letterWeight(sample) < MIN_LETTERS) return declaredCode;
   if (declaredCode && !KNOWN_LANGUAGES.has(declaredCode)) return declaredCode;
-  if (declaredCode !== null && sample.length > DECLARED_SAMPLE_CHARS && latinScriptOnly(sample) && eld.detect(sample.slice(0, DECLARED_SAMPLE_CHARS)).language === declaredCode) return declaredCode;
-  const result = eld.detect(sample);
-  if (!result.language) return declaredCode;
-  if (declaredCode === null) return result.language;
+  if (declaredCode !== null && sample.length > DECLARED_SAMPLE_CHARS && latinScriptOnly(sample) && eldLanguage(sample.slice(0, DECLARED_SAMPLE_CHARS)) === declaredCode) return declaredCode;
+  // ELD's answer, worked out without the library's per-call costs (eld-language.ts); the library
+  // itself only when its reliability and scores decide.
+  const language = eldLanguage(sample);
+  if (!language) return declaredCode;
+  if (declaredCode === null) return language;
   // Detected as declared: the answer is the same whatever the reliability and scores say, and
   // working those out (a sort over every language's score) cost a fifth of the detection.
-  if (declaredCode === result.language) return declaredCode;
+  if (declaredCode === language) return declaredCode;
+  const result = eld.detect(sample);
   if (!result.isReliable()) return declaredCode;
   const scores = result.getScores();
   const best = scores[result.language] ?? 0;
