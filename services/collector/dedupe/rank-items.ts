@@ -89,6 +89,8 @@ export interface RunRanking<K> {
 export interface RankedRun<K> {
   length: number;
   at(position: number): RankedItem<K>;
+  /** The `keep` of the document at a position, without building the document. */
+  itemAt(position: number): K;
 }
 
 export function rankItems<T extends RankableItem>(items: readonly T[], context: ScoringContext, options: RankOptions = {}): RankedItem<T>[] {
@@ -156,6 +158,7 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
       });
       return {
         length: order.length,
+        itemAt: (position) => keeps[clusters[order[position]!]!.item]!,
         at(position) {
           const index = order[position]!;
           const cluster = clusters[index]!;
