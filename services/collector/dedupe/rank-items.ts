@@ -137,7 +137,14 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
     finish() {
       const clusters = dedupe.finish();
       // The run's figures per document, in columns: a ranked item (and its agreement) is built only when it is asked for.
-      const independentSources = Int32Array.from(clusters, (cluster) => agreementOf(cluster.sources).independentSources);
+      // A document with several sources has its agreement worked out once (its hosts are parsed from
+      // URLs); a one-source document's is trivial and made again when asked for.
+      const severalSources = new Map<number, Agreement>();
+      const agreementAt = (index: number) => severalSources.get(index) ?? agreementOf(clusters[index]!.sources);
+      clusters.forEach((cluster, index) => {
+        if (cluster.sources.length > 1) severalSources.set(index, agreementOf(cluster.sources));
+      });
+      const independentSources = Int32Array.from(clusters, (_cluster, index) => agreementAt(index).independentSources);
       const fused = fuseRunColumns(clusters.length, (index) => {
         const cluster = clusters[index]!;
         return {
@@ -162,7 +169,7 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
         at(position) {
           const index = order[position]!;
           const cluster = clusters[index]!;
-          const agreement = agreementOf(cluster.sources);
+          const agreement = agreementAt(index);
           const base = scores.scoreAt(cluster.item);
           const components = scores.componentsAt(cluster.item);
           return {
