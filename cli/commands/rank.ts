@@ -58,7 +58,7 @@ interface RenderedStore {
 /**
  * One read of the scratch file takes at most this many bytes, several wanted lines at once (and
  * the lines between them, if not too far): the output's lines come in rank order, scattered over
- * the file, and a read a line cost a system call each, 70k of them on a 100k file.
+ * the file, and reading them one at a time cost a system call a line, 70k on a 100k file.
  */
 const SPAN_BYTES = 1024 * 1024;
 /** Bytes no wanted line needs that a span may still read through rather than start another. */
@@ -127,7 +127,12 @@ function createRenderedStore(): RenderedStore {
   };
 }
 
-/** Output positions whose lines' fields are read from the scratch file at a time. */
+/**
+ * The output lines whose fields are read from the scratch file at a time (and held meanwhile).
+ * A window's lines are spread over the whole file, so each window reads through most of it: a
+ * larger window means fewer passes, a smaller one less memory. At 8 MB the 100k bench file (45 MB
+ * of ranked lines' fields) takes 6 passes, far fewer system calls and less CPU than a read a line.
+ */
 const WINDOW_BYTES = 8 * 1024 * 1024;
 
 /**
