@@ -301,7 +301,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch, space
       weights ??= components?.weights ?? null;
       const fieldsBytes = rendered.write(renderedFields(item.result, keys.canonicalUrl, item.provider));
       for (const value of [renderedBytes, fieldsBytes, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
-      for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
+      for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.translation, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
       renderedBytes += fieldsBytes;
       const count = table.read(matchedText(candidate));
       for (let k = 0; k < count; k++) tokens.push(table.ids[k]!);
@@ -366,6 +366,7 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     const id = next()!;
     const url = next();
     const canonicalUrl = next();
+    const translation = next();
     const version = next()!;
     const basis = next();
     const freshnessDate = next();
@@ -392,7 +393,7 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     };
     const count = tokenCounts[keptAt]!;
     visit({
-      item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
+      item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, translation, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
       start: numbers[at]!,
       length: numbers[at + 1]!,
     }, null);

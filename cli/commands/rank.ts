@@ -8,7 +8,7 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, type Intent } from '../../schemas/ingest.ts';
-import { createRunRanking, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
+import { createRunRanking, type DigestItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
 import { createTokenWords, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
 import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
 
@@ -40,9 +40,9 @@ export function describeDropped(entry: DroppedLine, fileLabel: string): string {
 
 /**
  * The kept lines' rendered output fields, written to a scratch file as their batches arrive and
- * read back, each straight into the output, as the output is written: a 100k-line run would
- * otherwise hold them all (about 60 MB) until it is ranked. What ranking keeps of a kept line
- * while the rest of the file is read is its number here (its id is its sources' first), not its text.
+ * read back as the output is written: a 100k-line run would otherwise hold them all (about 60 MB)
+ * until it is ranked. What ranking keeps of a kept line while the rest of the file is read is its
+ * number here (its id is its sources' first), not its text.
  */
 interface RenderedStore {
   /** Appends a batch's rendered bytes; returns where they start. */
@@ -50,10 +50,19 @@ interface RenderedStore {
   /** Notes a kept line's fields, `length` bytes from `start`; returns the line's number. */
   addLine(start: number, length: number): number;
   lineLength(line: number): number;
-  /** Reads a line's fields into `target` at `at`. */
-  readLine(line: number, target: Buffer, at: number): void;
+  /** Reads the fields of `lines[i]` into `target` at `at[i]`, for every i. */
+  readLines(lines: Int32Array, target: Buffer, at: Int32Array): void;
   close(): void;
 }
+
+/**
+ * One read of the scratch file takes at most this many bytes, several wanted lines at once (and
+ * the lines between them, if not too far): the output's lines come in rank order, scattered over
+ * the file, and reading them one at a time cost a system call a line, 70k on a 100k file.
+ */
+const SPAN_BYTES = 1024 * 1024;
+/** Bytes no wanted line needs that a span may still read through rather than start another. */
+const SPAN_MAX_GAP = 64 * 1024;
 
 function createRenderedStore(): RenderedStore {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-rank-'));
@@ -65,6 +74,14 @@ function createRenderedStore(): RenderedStore {
   let starts = new Float64Array(1024);
   let lengths = new Int32Array(1024);
   let lines = 0;
+  let span = Buffer.allocUnsafe(0);
+  const readFully = (target: Buffer, length: number, position: number) => {
+    for (let read = 0; read < length;) {
+      const got = fs.readSync(fd, target, read, length - read, position + read);
+      if (got === 0) throw new Error('skrya rank\'s scratch file lost bytes it was given');
+      read += got;
+    }
+  };
   return {
     append(bytes) {
       const start = size;
@@ -80,19 +97,66 @@ function createRenderedStore(): RenderedStore {
       return lines++;
     },
     lineLength: (line) => lengths[line]!,
-    readLine(line, target, at) {
-      const start = starts[line]!;
-      const length = lengths[line]!;
-      for (let read = 0; read < length;) {
-        const got = fs.readSync(fd, target, at + read, length - read, start + read);
-        if (got === 0) throw new Error('skrya rank\'s scratch file lost bytes it was given');
-        read += got;
+    readLines(wanted, target, at) {
+      // Indices into `wanted`, in file order: a span is a run of them read at once.
+      const order = Int32Array.from(wanted.keys()).sort((a, b) => starts[wanted[a]!]! - starts[wanted[b]!]!);
+      for (let first = 0; first < order.length;) {
+        const spanStart = starts[wanted[order[first]!]!]!;
+        let spanEnd = spanStart + lengths[wanted[order[first]!]!]!;
+        let last = first;
+        while (last + 1 < order.length) {
+          const line = wanted[order[last + 1]!]!;
+          const end = starts[line]! + lengths[line]!;
+          if (end - spanStart > SPAN_BYTES || starts[line]! - spanEnd > SPAN_MAX_GAP) break;
+          spanEnd = end;
+          last++;
+        }
+        if (span.length < spanEnd - spanStart) span = Buffer.allocUnsafe(Math.max(SPAN_BYTES, spanEnd - spanStart));
+        readFully(span, spanEnd - spanStart, spanStart);
+        for (let k = first; k <= last; k++) {
+          const line = wanted[order[k]!]!;
+          const from = starts[line]! - spanStart;
+          span.copy(target, at[order[k]!]!, from, from + lengths[line]!);
+        }
+        first = last + 1;
       }
     },
     close() {
       fs.closeSync(fd);
     },
   };
+}
+
+/**
+ * The output lines whose fields are read from the scratch file at a time (and held meanwhile).
+ * A window's lines are spread over the whole file, so each window reads through most of it: a
+ * larger window means fewer passes, a smaller one less memory. At 8 MB the 100k bench file (45 MB
+ * of ranked lines' fields) takes 6 passes, far fewer system calls and less CPU than a read a line.
+ */
+const WINDOW_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The ranked lines' fields, a window of positions at a time: each window's fields are read in a
+ * few large reads (RenderedStore.readLines), then `visit` is given each position's, in order.
+ */
+async function forEachRendered(ranked: RankedRun<number>, store: RenderedStore, visit: (position: number, fields: Buffer) => void | Promise<void>): Promise<void> {
+  let window = Buffer.allocUnsafe(0);
+  for (let from = 0; from < ranked.length;) {
+    let to = from;
+    let bytes = 0;
+    while (to < ranked.length && (to === from || bytes + store.lineLength(ranked.itemAt(to)) <= WINDOW_BYTES)) bytes += store.lineLength(ranked.itemAt(to++));
+    const lines = new Int32Array(to - from);
+    const at = new Int32Array(to - from);
+    for (let k = 0, offset = 0; k < lines.length; k++) {
+      lines[k] = ranked.itemAt(from + k);
+      at[k] = offset;
+      offset += store.lineLength(lines[k]!);
+    }
+    if (window.length < bytes) window = Buffer.allocUnsafe(bytes);
+    store.readLines(lines, window, at);
+    for (let k = 0; k < lines.length; k++) await visit(from + k, window.subarray(at[k]!, at[k]! + store.lineLength(lines[k]!)));
+    from = to;
+  }
 }
 
 /** A ranked line's JSON: the ranking's members, then the line's rendered fields, then its sources. */
@@ -103,11 +167,9 @@ function rankedLineParts(ranked: RankedItem<number>): { head: string; tail: stri
   return { head: `${head.slice(0, -1)},`, tail: `,"sources":${sources},"merged":${JSON.stringify(ranked.merged)}}\n` };
 }
 
-/** The kept line's fields as the result they came from: what the digest reads of it. */
-function renderedResult(store: RenderedStore, line: number): { url: string; title: string; snippet: string; published_date: string | null } {
-  const bytes = Buffer.allocUnsafe(store.lineLength(line));
-  store.readLine(line, bytes, 0);
-  return JSON.parse(`{${bytes.toString('utf8')}}`) as { url: string; title: string; snippet: string; published_date: string | null };
+/** A kept line's fields as the result they came from: what the digest reads of it. */
+function renderedResult(fields: Buffer): { url: string; title: string; snippet: string; published_date: string | null } {
+  return JSON.parse(`{${fields.toString('utf8')}}`) as { url: string; title: string; snippet: string; published_date: string | null };
 }
 
 export async function rankProviderResults(text: string, fileLabel: string, options: RankCommandOptions): Promise<string> {
@@ -149,10 +211,8 @@ function bufferedOutput(write: (chunk: Buffer) => void | Promise<void>) {
     text(value: string) {
       used += buffer.write(value, used);
     },
-    /** `length` bytes `fill` puts into the buffer at the place it is given. */
-    bytes(length: number, fill: (target: Buffer, at: number) => void) {
-      fill(buffer, used);
-      used += length;
+    bytes(value: Buffer) {
+      used += value.copy(buffer, used);
     },
     flush,
   };
@@ -256,29 +316,27 @@ export async function rankLines(input: JsonlInput, options: RankCommandOptions, 
 async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan, store: RenderedStore): Promise<{ dropped: DroppedLine[] }> {
   const { ranked, dropped } = await readAndRank(input, options, plan, store);
   if (options.digest === true) {
-    const entries = Array.from({ length: ranked.length }, (_entry, position) => ranked.at(position));
-    await write(Buffer.from(renderDigest({
-      topicId: 'rank',
-      title: options.queries[0] ?? 'Results',
-      items: entries.map((entry) => {
-        const result = renderedResult(store, entry.item);
-        return { title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date };
-      }),
-      stats: { retrieved: entries.reduce((count, entry) => count + entry.merged.length + 1, 0), providers: [...new Set(entries.flatMap((entry) => entry.sources.map((source) => source.provider)))] },
-    })));
+    const items: DigestItem[] = [];
+    let retrieved = 0;
+    const providers = new Set<string>();
+    await forEachRendered(ranked, store, (position, fields) => {
+      const entry = ranked.at(position);
+      const result = renderedResult(fields);
+      items.push({ title: result.title, url: result.url, summary: result.snippet, sources: entry.sources, score: entry.score, published_at: result.published_date });
+      retrieved += entry.merged.length + 1;
+      for (const source of entry.sources) providers.add(source.provider);
+    });
+    await write(Buffer.from(renderDigest({ topicId: 'rank', title: options.queries[0] ?? 'Results', items, stats: { retrieved, providers: [...providers] } })));
     return { dropped };
   }
   const output = bufferedOutput(write);
-  for (let position = 0; position < ranked.length; position++) {
-    const entry = ranked.at(position);
-    const { head, tail } = rankedLineParts(entry);
-    const line = entry.item;
-    const fieldsLength = store.lineLength(line);
-    await output.reserve(utf8Bound(head) + fieldsLength + utf8Bound(tail));
+  await forEachRendered(ranked, store, async (position, fields) => {
+    const { head, tail } = rankedLineParts(ranked.at(position));
+    await output.reserve(utf8Bound(head) + fields.length + utf8Bound(tail));
     output.text(head);
-    output.bytes(fieldsLength, (target, at) => store.readLine(line, target, at));
+    output.bytes(fields);
     output.text(tail);
-  }
+  });
   if (options.keepDropped === true) {
     for (const entry of dropped) {
       const text = `${droppedLine(entry)}\n`;

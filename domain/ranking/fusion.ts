@@ -43,14 +43,20 @@ export interface ListPlace {
 
 /** Σ over distinct lists of 1 / (k + best rank in the list); 0 when no copy came from a ranked list. */
 export function reciprocalRankSum(places: readonly ListPlace[], k: number = RRF_K): number {
+  // Most documents have one copy: no map of lists to build for it.
+  if (places.length === 1) return rankedPlace(places[0]!) ? 1 / (k + places[0]!.rank!) : 0;
   const best = new Map<string, number>();
-  for (const { list, rank } of places) {
-    if (list === null || rank === null || !Number.isFinite(rank) || rank < 1) continue;
-    best.set(list, Math.min(best.get(list) ?? Number.POSITIVE_INFINITY, rank));
+  for (const place of places) {
+    if (!rankedPlace(place)) continue;
+    best.set(place.list!, Math.min(best.get(place.list!) ?? Number.POSITIVE_INFINITY, place.rank!));
   }
   let sum = 0;
   for (const rank of best.values()) sum += 1 / (k + rank);
   return sum;
+}
+
+function rankedPlace({ list, rank }: ListPlace): boolean {
+  return list !== null && rank !== null && Number.isFinite(rank) && rank >= 1;
 }
 
 /** The rank component of each item: its rrf over the run's highest, RANK_NEUTRAL for unranked items. */
@@ -109,19 +115,34 @@ export function fuseRun(inputs: readonly FusionInput[], model: FusionModel = SHI
 
 /**
  * fuseRun for a run too large to hold an object per document (`skrya rank`: 70k): each input is
- * built when asked for (twice: its places first, the rest once the run's best rank is known) and
- * let go, and the results are columns, a null score as NaN.
+ * built once, when asked for, and let go (what the second pass needs of it is kept in columns),
+ * and the results are columns, a null score as NaN.
  */
 export function fuseRunColumns(count: number, inputAt: (index: number) => FusionInput, model: FusionModel = SHIPPED_FUSION): { scores: Float64Array; ranks: Float64Array; agreements: Float64Array } {
-  const sums: number[] = [];
-  for (let index = 0; index < count; index++) sums.push(reciprocalRankSum(inputAt(index).places, model.rrfK));
-  const ranks = rankComponents(sums, model.rankNeutral);
-  const fused = { scores: new Float64Array(count), ranks: new Float64Array(count), agreements: new Float64Array(count) };
+  const sums = new Float64Array(count);
+  const contentScores = new Float64Array(count);
+  const verdictFactors = new Float64Array(count);
+  const independentSources = new Float64Array(count);
+  const weights: (ScoreWeights | null)[] = [];
+  // rankComponents' highest sum, without an array of sums to spread.
+  let highest = 0;
   for (let index = 0; index < count; index++) {
     const input = inputAt(index);
-    const rank = Math.round(ranks[index]! * 1e6) / 1e6;
-    const agreement = Math.round(agreementComponent(input.independentSources, model.agreementSaturation) * 1e6) / 1e6;
-    const score = input.contentScore === null || input.weights === null ? null : fuseScore(input.contentScore, rank, agreement, input.weights, input.verdictFactor);
+    const sum = reciprocalRankSum(input.places, model.rrfK);
+    sums[index] = sum;
+    highest = Math.max(highest, sum);
+    contentScores[index] = input.contentScore ?? Number.NaN;
+    verdictFactors[index] = input.verdictFactor;
+    independentSources[index] = input.independentSources;
+    weights.push(input.contentScore === null ? null : input.weights);
+  }
+  const fused = { scores: new Float64Array(count), ranks: new Float64Array(count), agreements: new Float64Array(count) };
+  for (let index = 0; index < count; index++) {
+    const sum = sums[index]!;
+    const rank = Math.round((sum === 0 || highest === 0 ? model.rankNeutral : sum / highest) * 1e6) / 1e6;
+    const agreement = Math.round(agreementComponent(independentSources[index]!, model.agreementSaturation) * 1e6) / 1e6;
+    const scoreWeights = weights[index]!;
+    const score = scoreWeights === null ? null : fuseScore(contentScores[index]!, rank, agreement, scoreWeights, verdictFactors[index]!);
     fused.scores[index] = score === null ? Number.NaN : Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6;
     fused.ranks[index] = rank;
     fused.agreements[index] = agreement;

@@ -6,4 +6,4 @@ export { evaluateRelevance, RANKERS, type RelevanceReport, type SliceReport } fr
 export { JUDGED_SET_DIR, loadJudgedSet, type JudgedPool } from './relevance/judged-set.ts';
 export type { Interval } from './relevance/metrics.ts';
 export { evaluateNearDuplicates, type NearDuplicateReport } from './relevance/near-duplicates.ts';
-export { renderDigest } from './synthesis/render-digest.ts';
+export { renderDigest, type DigestItem } from './synthesis/render-digest.ts';

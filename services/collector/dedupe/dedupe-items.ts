@@ -194,6 +194,8 @@ export interface MatchKeys {
   score: number | null;
   contentHash?: string;
   canonicalUrl: string | null;
+  /** translationKey of its canonical URL: read with the other keys, where `skrya rank` reads them on its reading threads. */
+  translation: string | null;
   /** versionKey of its title and text. */
   version: string;
 }
@@ -207,13 +209,15 @@ export interface CandidateTokens {
 }
 
 export function matchKeys(candidate: DedupeCandidate): MatchKeys {
+  const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
   return {
     id: candidate.id,
     url: candidate.url,
     provider: candidate.provider,
     score: candidate.score,
     contentHash: candidate.contentHash,
-    canonicalUrl: candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints),
+    canonicalUrl: canonical,
+    translation: canonical === null ? null : translationKey(canonical),
     version: versionKey(candidate.title, candidate.text),
   };
 }
@@ -395,6 +399,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const urls: (string | null)[] = [];
   const providers: string[] = [];
   const versions: string[] = [];
+  const translations: (string | null)[] = [];
   function addRead(keys: MatchKeys, words: CandidateTokens, keep: K): void {
     keeps.push(keep);
     ids.push(keys.id);
@@ -404,6 +409,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
     urls.push(keys.url);
     providers.push(keys.provider);
     versions.push(keys.version);
+    translations.push(keys.translation);
     wordTable.add(words);
   }
   return {
@@ -413,7 +419,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
     },
     addRead,
     finish() {
-      const clustering = createClustering(wordTable.features(), versions, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
+      const clustering = createClustering(wordTable.features(), versions, translations, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
       const order = rankOrderOf({
         count: ids.length,
         id: (index) => ids[index]!,
@@ -458,7 +464,7 @@ function sourceKey(provider: string, url: string | null): string {
  * The clusters of one run as candidates join them best first: `join` returns the cluster a
  * candidate merges into and why, or null after starting a new cluster with it as the leader.
  */
-function createClustering(features: NearDuplicateFeatures, versions: readonly string[], threshold: number, overlapThreshold: number) {
+function createClustering(features: NearDuplicateFeatures, versions: readonly string[], translations: readonly (string | null)[], threshold: number, overlapThreshold: number) {
   const { usable, hasFingerprint, fingerprintHigh, fingerprintLow } = features;
   const clusterByUrl = new Map<string, number>();
   const clusterByTranslation = new Map<string, number>();
@@ -469,7 +475,7 @@ function createClustering(features: NearDuplicateFeatures, versions: readonly st
 
   function join(index: number, canonical: string | null): { cluster: number; reason: MergeReason } | null {
     const version = versions[index]!;
-    const translation = canonical === null ? null : translationKey(canonical);
+    const translation = translations[index] ?? null;
     let cluster = canonical === null ? undefined : clusterByUrl.get(canonical);
     let reason: MergeReason = 'canonical_url';
     if (cluster === undefined && translation !== null) {

@@ -89,6 +89,8 @@ export interface RunRanking<K> {
 export interface RankedRun<K> {
   length: number;
   at(position: number): RankedItem<K>;
+  /** The `keep` of the document at a position, without building the document. */
+  itemAt(position: number): K;
 }
 
 export function rankItems<T extends RankableItem>(items: readonly T[], context: ScoringContext, options: RankOptions = {}): RankedItem<T>[] {
@@ -135,7 +137,14 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
     finish() {
       const clusters = dedupe.finish();
       // The run's figures per document, in columns: a ranked item (and its agreement) is built only when it is asked for.
-      const independentSources = Int32Array.from(clusters, (cluster) => agreementOf(cluster.sources).independentSources);
+      // A document with several sources has its agreement worked out once (its hosts are parsed from
+      // URLs); a one-source document's is trivial and made again when asked for.
+      const severalSources = new Map<number, Agreement>();
+      const agreementAt = (index: number) => severalSources.get(index) ?? agreementOf(clusters[index]!.sources);
+      clusters.forEach((cluster, index) => {
+        if (cluster.sources.length > 1) severalSources.set(index, agreementOf(cluster.sources));
+      });
+      const independentSources = Int32Array.from(clusters, (_cluster, index) => agreementAt(index).independentSources);
       const fused = fuseRunColumns(clusters.length, (index) => {
         const cluster = clusters[index]!;
         return {
@@ -156,10 +165,11 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
       });
       return {
         length: order.length,
+        itemAt: (position) => keeps[clusters[order[position]!]!.item]!,
         at(position) {
           const index = order[position]!;
           const cluster = clusters[index]!;
-          const agreement = agreementOf(cluster.sources);
+          const agreement = agreementAt(index);
           const base = scores.scoreAt(cluster.item);
           const components = scores.componentsAt(cluster.item);
           return {
