@@ -16,6 +16,7 @@ import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createSerde } from '../runtime/serde.ts';
 import { createReplayStages } from '../services/replay/replay-stages.ts';
+import { createScorePool } from '../services/scorer/index.ts';
 import { syncFilesUnder } from '../services/sink/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
@@ -42,13 +43,15 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
   const naming = { prefix: config.SKRYA_TOPIC_PREFIX };
   const serde = await createSerde({ registry: createRegistry(config), registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
   const targetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-replay-'));
+  // As `skrya replay` scores: in SKRYA_SCORER_WORKERS worker threads.
+  const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS);
   try {
     // One topic (topicCount 1): a replay reads one topic's key. The pool's 100 request times name
     // 100 files, which later runs replace, so the disk holds the pool, not every run.
     const pool: GeneratedRun[] = Array.from({ length: POOL_RUNS }, (_unused, runIndex) => generateRun({ label: 'replay', runIndex, topicCount: 1, responsesPerRun: RESPONSES_PER_RUN }));
     const itemsPerRun = pool[0]!.items;
     const totalRuns = Math.ceil(options.rawItems / itemsPerRun);
-    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir });
+    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir, scorePool });
     const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * totalRuns));
     const memory: MemorySample[] = [];
     let offset = 0;
@@ -71,6 +74,7 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
     return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
   } finally {
+    await scorePool?.close();
     fs.rmSync(targetDir, { recursive: true, force: true });
     await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((topic) => valueSubject(naming, topic)));
   }
