@@ -33,8 +33,11 @@ export interface ReplayFigures {
   runsWritten: number;
   seconds: number;
   itemsPerSecond: number;
-  /** CPU seconds per wall second: under 1 means other processes took part of the core. */
+  /** CPU seconds per wall second: under `cores` means other processes took part of them, or a thread waited. */
   cpuShare: number;
+  /** Cores the replay can keep busy at once: the event loop and the scoring workers, at most the machine's. */
+  cores: number;
+  scoringWorkers: number;
   memory: MemorySample[];
 }
 
@@ -72,7 +75,7 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
     syncFilesUnder(targetDir);
     const seconds = (performance.now() - started) / 1000;
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
-    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
+    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, cores: Math.min(os.availableParallelism(), config.SKRYA_SCORER_WORKERS + 1), scoringWorkers: config.SKRYA_SCORER_WORKERS, memory };
   } finally {
     await scorePool?.close();
     fs.rmSync(targetDir, { recursive: true, force: true });
