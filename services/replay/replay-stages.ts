@@ -68,11 +68,15 @@ export interface ReplayStagesOptions {
  * range: a replay of a month of raw results needs no more memory than one of an hour.
  */
 export interface ReplayStages {
-  /** The next raw-results record of the topic, in offset order within its partition. */
+  /**
+   * The next raw-results record of the topic, in offset order within its partition. Resolves once
+   * it is decoded and at most READ_AHEAD_RECORDS are not yet written; fails with the first failure
+   * among those it waited for.
+   */
   push(record: StoredRecord): Promise<void>;
   /** Closes every run still open (as incomplete) and returns what was replayed, once its files are all written. */
   finish(): Promise<ReplayStagesResult>;
-  /** Resolves once no write of the sink is going on, failed or not: the folder may be removed then. */
+  /** Resolves once every record pushed has gone through and no write of the sink is going on, failed or not: the folder may be removed then. */
   settled(): Promise<void>;
 }
 
