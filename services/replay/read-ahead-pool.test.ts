@@ -21,7 +21,7 @@ function heldPool(size: number) {
 const messages = (count: number) => Array.from({ length: count }, () => ({}) as ResponseMessage);
 
 describe('createReadAheadPool', () => {
-  it.each([{ workers: 1, inWorkers: 2 }, { workers: 2, inWorkers: 4 }])('gives $workers worker(s) $inWorkers responses ahead and leaves the rest to the event loop', async ({ workers, inWorkers }) => {
+  it.each([{ workers: 1, inWorkers: 2 }, { workers: 2, inWorkers: 4 }])('gives $workers worker(s) $inWorkers responses ahead and the event loop those whose turn comes first', async ({ workers, inWorkers }) => {
     const { pool, releaseAll } = heldPool(workers);
     const readAhead = createReadAheadPool(pool, () => scoredBy('loop'));
     const read = messages(6);
@@ -29,6 +29,18 @@ describe('createReadAheadPool', () => {
     releaseAll();
     const results = await Promise.all(read.map((message) => readAhead.score(message)));
     expect(results.map((result) => (result as { message: string }).message)).toEqual(read.map((_unused, index) => (index < inWorkers ? 'worker' : 'loop')));
+  });
+
+  it('hands a queued response to a worker as soon as one answers', async () => {
+    const { pool, releaseAll } = heldPool(1);
+    const readAhead = createReadAheadPool(pool, () => scoredBy('loop'));
+    const read = messages(3);
+    for (const message of read) readAhead.readAhead(message);
+    releaseAll();
+    await new Promise(setImmediate);
+    releaseAll();
+    const results = await Promise.all(read.map((message) => readAhead.score(message)));
+    expect(results).toEqual([scoredBy('worker'), scoredBy('worker'), scoredBy('worker')]);
   });
 
   it('sends responses to the workers again once they have answered', async () => {
