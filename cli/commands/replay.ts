@@ -73,12 +73,13 @@ export function registerReplayCommand(program: Command): void {
       // Every check on the input runs before the broker is contacted or a file is written.
       const request = buildReplayRequest(options, dataRoot);
       const model = options.model === undefined ? DEFAULT_SCORING_MODEL : loadScoringModel(options.model);
-      const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
-      const progress = createProgressReporter(process.stdout);
-      // The scorer's worker threads, as many as the live scorer takes (SKRYA_SCORER_WORKERS).
+      // The scorer's worker threads, as many as the live scorer takes (SKRYA_SCORER_WORKERS), started
+      // first: they load their modules while the broker is contacted.
       const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS, model);
+      const progress = createProgressReporter(process.stdout);
       let summary: ReplaySummary;
       try {
+        const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
         summary = await replayTopic(
           {
             dataRoot,
