@@ -16,6 +16,8 @@ import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createSerde } from '../runtime/serde.ts';
 import { createReplayStages } from '../services/replay/replay-stages.ts';
+import { createScorePool } from '../services/scorer/index.ts';
+import type { ResponseMessage } from '../services/scorer/score-response.ts';
 import { syncFilesUnder } from '../services/sink/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
@@ -32,9 +34,16 @@ export interface ReplayFigures {
   runsWritten: number;
   seconds: number;
   itemsPerSecond: number;
-  /** CPU seconds per wall second: under 1 means other processes took part of the core. */
+  /** CPU seconds per wall second: under `cores` means other processes took part of them, or a thread waited. */
   cpuShare: number;
+  /** Cores the replay can keep busy at once: the event loop and the scoring workers, at most the machine's. */
+  cores: number;
+  scoringWorkers: number;
   memory: MemorySample[];
+}
+
+function firstResponseOf(run: GeneratedRun): ResponseMessage {
+  return run.messages.find((message) => message.kind === 'RESPONSE') as ResponseMessage;
 }
 
 export async function benchReplay(options: { rawItems: number }): Promise<ReplayFigures> {
@@ -42,13 +51,18 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
   const naming = { prefix: config.SKRYA_TOPIC_PREFIX };
   const serde = await createSerde({ registry: createRegistry(config), registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
   const targetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-replay-'));
+  // As `skrya replay` scores: in SKRYA_SCORER_WORKERS worker threads.
+  const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS);
   try {
     // One topic (topicCount 1): a replay reads one topic's key. The pool's 100 request times name
     // 100 files, which later runs replace, so the disk holds the pool, not every run.
     const pool: GeneratedRun[] = Array.from({ length: POOL_RUNS }, (_unused, runIndex) => generateRun({ label: 'replay', runIndex, topicCount: 1, responsesPerRun: RESPONSES_PER_RUN }));
     const itemsPerRun = pool[0]!.items;
     const totalRuns = Math.ceil(options.rawItems / itemsPerRun);
-    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir });
+    const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir, scorePool });
+    // The workers load their modules before the clock starts, as this thread did its imports: the
+    // figure is the replay's rate, not a worker's start-up (which `skrya replay` overlaps with connecting).
+    if (scorePool) await Promise.all(Array.from({ length: scorePool.size }, () => scorePool.score(firstResponseOf(pool[0]!))));
     const checkpoints = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * totalRuns));
     const memory: MemorySample[] = [];
     let offset = 0;
@@ -69,8 +83,9 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
     syncFilesUnder(targetDir);
     const seconds = (performance.now() - started) / 1000;
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
-    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, memory };
+    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, cores: Math.min(os.availableParallelism(), config.SKRYA_SCORER_WORKERS + 1), scoringWorkers: config.SKRYA_SCORER_WORKERS, memory };
   } finally {
+    await scorePool?.close();
     fs.rmSync(targetDir, { recursive: true, force: true });
     await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((topic) => valueSubject(naming, topic)));
   }

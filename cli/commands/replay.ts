@@ -6,6 +6,7 @@ import { loadScoringModel } from '../../domain/scoring-model/load-scoring-model.
 import { loadConfig } from '../../runtime/config.ts';
 import { connectPipeline } from '../../runtime/pipeline.ts';
 import { buildReplayRequest, type ReplayProgress, type ReplaySummary, replayTopic } from '../../services/replay/index.ts';
+import { createScorePool } from '../../services/scorer/index.ts';
 
 export interface ProgressReporter {
   update(event: ReplayProgress): void;
@@ -72,14 +73,18 @@ export function registerReplayCommand(program: Command): void {
       // Every check on the input runs before the broker is contacted or a file is written.
       const request = buildReplayRequest(options, dataRoot);
       const model = options.model === undefined ? DEFAULT_SCORING_MODEL : loadScoringModel(options.model);
-      const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
+      // The scorer's worker threads, as many as the live scorer takes (SKRYA_SCORER_WORKERS), started
+      // first: they load their modules while the broker is contacted.
+      const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS, model);
       const progress = createProgressReporter(process.stdout);
       let summary: ReplaySummary;
       try {
+        const pipeline = await connectPipeline({ config, clientId: 'skrya-replay' });
         summary = await replayTopic(
           {
             dataRoot,
             model,
+            scorePool,
             serde: pipeline.port.serde,
             logger: pipeline.logger.child({ command: 'replay' }),
             runTimeoutMs: config.SKRYA_RUN_TIMEOUT_MS,
@@ -90,6 +95,7 @@ export function registerReplayCommand(program: Command): void {
         );
       } finally {
         progress.stop();
+        await scorePool?.close();
       }
       if (process.stdout.isTTY) process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
       else process.stdout.write(`${JSON.stringify({ phase: 'done', dir: summary.dir, promoted: summary.promoted, not_promoted: summary.notPromoted, replay_id: summary.report.replay_id, model: summary.report.model, inputs: { read: summary.report.inputs.read, rejected: summary.report.inputs.rejected.length }, totals: summary.report.totals })}\n`);

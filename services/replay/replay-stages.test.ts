@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { RawResult } from '../../schemas/messages.ts';
+import { createScorePool, type ScorePool } from '../scorer/score-pool.ts';
 import { createReplayStages } from './replay-stages.ts';
 import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
 
@@ -22,9 +24,13 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const workers = createScorePool(2);
+afterAll(() => workers.close());
+
 /** Pushes the records one by one, as the reader streams them, then finishes; `afterEach` sees the files once the writes a push started have landed. */
-async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), afterEach?: (pushed: number) => void) {
-  const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir });
+async function run(values: Array<RawResult | Buffer>, options: { targetDir?: string; afterEach?: (pushed: number) => void; scorePool?: ScorePool } = {}) {
+  const { targetDir = tempDir(), afterEach, scorePool } = options;
+  const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir, scorePool });
   let pushed = 0;
   for (const record of storedRecords(values)) {
     await stages.push(record);
@@ -36,6 +42,11 @@ async function run(values: Array<RawResult | Buffer>, targetDir = tempDir(), aft
   return stages.finish();
 }
 
+/** Every file under the folder with its text, by path. */
+function filesUnder(dir: string): Array<[string, string]> {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((file) => [file, fs.statSync(path.join(dir, file)).isFile() ? fs.readFileSync(path.join(dir, file), 'utf8') : '']);
+}
+
 function readDocument(dir: string, file: string): { run_id: string; items: Array<{ title: string }>; stats: { complete: boolean; incomplete_reason: string | null } } {
   return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as never;
 }
@@ -45,7 +56,7 @@ describe('replayStages', () => {
     const dir = tempDir();
     // Streaming: the run's file exists as soon as its end marker was pushed, before finish().
     const filesAfterPush: string[][] = [];
-    const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], dir, () => filesAfterPush.push(fs.readdirSync(dir).sort()));
+    const result = await run([feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)], { targetDir: dir, afterEach: () => filesAfterPush.push(fs.readdirSync(dir).sort()) });
     expect(result.rejected).toEqual([]);
     expect(result.runs).toEqual([{ runId: 'run-a', requestedAt: '2026-11-29T10:00:00.000Z', file: 'normalized/20261129T100000000Z.json', complete: true, incompleteReason: null, items: 3 }]);
     expect(fs.readdirSync(dir).sort()).toEqual(['digest.md', 'evidence-memory.json', 'latest-ingest.json', 'normalized']);
@@ -60,7 +71,7 @@ describe('replayStages', () => {
     { name: 'every response in the range', values: [feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)], complete: true, reason: null },
   ])('closes a run with $name as complete=$complete', async ({ values, complete, reason }) => {
     const dir = tempDir();
-    const result = await run(values, dir);
+    const result = await run(values, { targetDir: dir });
     expect(result.runs.map((entry) => [entry.complete, entry.incompleteReason])).toEqual([[complete, reason]]);
     expect(readDocument(dir, result.runs[0]!.file).stats).toMatchObject({ complete, incomplete_reason: reason });
   });
@@ -83,7 +94,7 @@ describe('replayStages', () => {
       feedResponse('run-a', REQUEST_A, 0, FEED_1),
       runEnd('run-b', REQUEST_B, 1),
       runEnd('run-a', REQUEST_A, 1),
-    ], dir);
+    ], { targetDir: dir });
     expect(result.runs.map((entry) => entry.runId)).toEqual(['run-a', 'run-b']);
     expect(readDocument(dir, 'latest-ingest.json').run_id).toBe('run-b');
   });
@@ -91,9 +102,36 @@ describe('replayStages', () => {
   it('writes the same bytes every time', async () => {
     const values = [feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2), feedResponse('run-b', REQUEST_B, 0, FEED_2)];
     const [first, second] = [tempDir(), tempDir()];
-    await run(values, first);
-    await run(values, second);
-    const read = (dir: string) => (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((file) => [file, fs.statSync(path.join(dir, file)).isFile() ? fs.readFileSync(path.join(dir, file), 'utf8') : '']);
-    expect(read(second)).toEqual(read(first));
+    await run(values, { targetDir: first });
+    await run(values, { targetDir: second });
+    expect(filesUnder(second)).toEqual(filesUnder(first));
+  });
+
+  it('scores in worker threads ahead of the record it writes, and writes what scoring on the event loop writes', async () => {
+    // More records than are read ahead, runs interleaved, and rejections of both stages among them, in order.
+    const values: Array<RawResult | Buffer> = [Buffer.from('not json')];
+    for (let index = 0; index < 12; index++) {
+      const request = requestAt(`2026-11-${String(10 + index).padStart(2, '0')}T10:00:00.000Z`);
+      values.push(feedResponse(`run-${index}`, request, 0, FEED_1), feedResponse(`run-${index}`, request, 1, index % 5 === 0 ? FEED_2 : FEED_1, { producerName: index % 4 === 0 ? 'retired_provider' : undefined }));
+      if (index > 0) values.push(runEnd(`run-${index - 1}`, requestAt(`2026-11-${String(9 + index).padStart(2, '0')}T10:00:00.000Z`), 2));
+      if (index === 6) values.push(Buffer.from('not json either'));
+    }
+    const [onTheLoop, inWorkers] = [tempDir(), tempDir()];
+    const expected = await run(values, { targetDir: onTheLoop });
+    expect(await run(values, { targetDir: inWorkers, scorePool: workers })).toEqual(expected);
+    expect(filesUnder(inWorkers)).toEqual(filesUnder(onTheLoop));
+    expect(expected.runs).toHaveLength(12);
+    expect(expected.rejected.map((entry) => entry.stage)).toEqual(['decode', 'scorer', 'scorer', 'decode', 'scorer']);
+  });
+
+  it('fails the replay when a worker fails, and then settles without a write still going on', async () => {
+    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), close: async () => {} };
+    const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir: tempDir(), scorePool: failing });
+    const pushes = async () => {
+      for (const record of storedRecords([feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)])) await stages.push(record);
+      return stages.finish();
+    };
+    await expect(pushes()).rejects.toThrow('exited with code 1');
+    await stages.settled();
   });
 });

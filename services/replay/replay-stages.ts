@@ -5,6 +5,10 @@
  * as it would between the live services.
  * Runs whose end marker lies after the range, or whose first responses lie before it, close as
  * incomplete with that reason.
+ * With a scoring pool, responses are scored in its worker threads as they are read, up to
+ * READ_AHEAD_RECORDS ahead of the record the event loop is collecting and writing, and by the
+ * event loop when the workers have enough in hand (read-ahead-pool.ts); everything after the
+ * scoring itself still goes record by record in offset order, so the files are the same.
  */
 import { runKey } from '../../domain/run/run.ts';
 import type { StoredRecord } from '../../runtime/topic-readers.ts';
@@ -17,10 +21,11 @@ import type { TopicName } from '../../topics/topics.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { createCollector } from '../collector/index.ts';
-import { createScorer } from '../scorer/index.ts';
+import { builtinParsers, createResponseScorer, createScorer, type ScorePool } from '../scorer/index.ts';
 import { createStagingStore } from '../../runtime/sink-store.ts';
 import { compactTimestamp, createBatchSink } from '../sink/index.ts';
 import type { RunId } from '../../runtime/ids.ts';
+import { createReadAheadPool } from './read-ahead-pool.ts';
 
 export interface ReplayedRun {
   runId: RunId;
@@ -54,6 +59,8 @@ export interface ReplayStagesOptions {
   targetDir: string;
   /** The scorer scores and the collector fuses with it; the shipped model by default. */
   model?: ScoringModel;
+  /** Worker threads to score in (with `model`); without one, responses are scored on the event loop. */
+  scorePool?: ScorePool;
 }
 
 /**
@@ -61,17 +68,27 @@ export interface ReplayStagesOptions {
  * range: a replay of a month of raw results needs no more memory than one of an hour.
  */
 export interface ReplayStages {
-  /** The next raw-results record of the topic, in offset order within its partition. */
+  /**
+   * The next raw-results record of the topic, in offset order within its partition. Resolves once
+   * it is decoded and at most READ_AHEAD_RECORDS are not yet written; fails with the first failure
+   * among those it waited for.
+   */
   push(record: StoredRecord): Promise<void>;
   /** Closes every run still open (as incomplete) and returns what was replayed, once its files are all written. */
   finish(): Promise<ReplayStagesResult>;
-  /** Resolves once no write of the sink is going on, failed or not: the folder may be removed then. */
+  /** Resolves once every record pushed has gone through and no write of the sink is going on, failed or not: the folder may be removed then. */
   settled(): Promise<void>;
 }
 
 /** The latest instant a Date can hold. */
 const LATEST_DATE_MS = 8.64e15;
 const MARKER_AFTER_RANGE = 'no run-end marker within the replay range';
+/**
+ * Records read but not yet collected and written, at most: enough for the workers to score the
+ * next runs (a few responses each) while the event loop finishes the current one, and few enough
+ * that memory holds a handful of responses, not the range.
+ */
+const READ_AHEAD_RECORDS = 16;
 
 const context: HandlerContext = { heartbeat: async () => {}, signal: new AbortController().signal };
 
@@ -86,7 +103,8 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
   // jumps forward at the end, so every run still open closes then.
   let clockMs = 0;
   const model = options.model ?? DEFAULT_SCORING_MODEL;
-  const scorer = createScorer({ model });
+  const readAhead = options.scorePool ? createReadAheadPool(options.scorePool, createResponseScorer({ parsers: builtinParsers(), model })) : undefined;
+  const scorer = createScorer({ model, pool: readAhead });
   const collector = createCollector({ runTimeoutMs: options.runTimeoutMs, logger: options.logger, clock: () => clockMs, model });
   // The staging folder is synced once before it is swapped in (replay-topic.ts), not file by file.
   const store = createStagingStore(options.targetDir);
@@ -126,32 +144,55 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
     }
   }
 
+  /** The record's way through scorer, collector and sink, once every record read before it has gone its way. */
+  async function replayRecord(record: StoredRecord, decoded: RawResult | ReplayRejection): Promise<void> {
+    if (!('kind' in decoded)) {
+      rejected.push(decoded);
+      return;
+    }
+    if (decoded.kind === 'RESPONSE') responsesSeen.set(runKey(decoded), (responsesSeen.get(runKey(decoded)) ?? 0) + 1);
+    for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, decoded), context)) {
+      if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
+      if (outcome.kind !== 'emit') continue;
+      const scored = await serde.relay('scored-results', outcome.value as ScoredResult);
+      const offset = String(scoredOffset);
+      scoredOffset += 1n;
+      await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
+    }
+  }
+
+  async function decode(record: StoredRecord): Promise<RawResult | ReplayRejection> {
+    try {
+      if (record.value === null) throw new SkryaError('UNDECODABLE', 'empty (tombstone) value');
+      return await serde.decode('raw-results', record.value);
+    } catch (error) {
+      if (!(error instanceof SkryaError) || error.retriable) throw error;
+      return { partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message };
+    }
+  }
+
+  // Each record's way starts when the one before it has ended: `tail` is the newest, `inFlight`
+  // those a push has not yet waited for. A failure fails every way after it, and with it the push
+  // that waits for one of them, or finish.
+  let tail: Promise<void> = Promise.resolve();
+  const inFlight: Array<Promise<void>> = [];
   let lastRecord: StoredRecord | undefined;
   return {
     async push(record) {
       lastRecord = record;
-      let raw: RawResult;
-      try {
-        if (record.value === null) throw new SkryaError('UNDECODABLE', 'empty (tombstone) value');
-        raw = await serde.decode('raw-results', record.value);
-      } catch (error) {
-        if (!(error instanceof SkryaError) || error.retriable) throw error;
-        rejected.push({ partition: record.partition, offset: record.offset, stage: 'decode', code: error.code, message: error.message });
-        return;
-      }
-      if (raw.kind === 'RESPONSE') responsesSeen.set(runKey(raw), (responsesSeen.get(runKey(raw)) ?? 0) + 1);
-
-      for (const outcome of await scorer.handle(incoming('raw-results', record, record.offset, raw), context)) {
-        if (outcome.kind === 'deadLetter') rejected.push({ partition: record.partition, offset: record.offset, stage: 'scorer', code: outcome.code, message: outcome.message });
-        if (outcome.kind !== 'emit') continue;
-        const scored = await serde.relay('scored-results', outcome.value as ScoredResult);
-        const offset = String(scoredOffset);
-        scoredOffset += 1n;
-        await collect(record, await collector.handle(incoming('scored-results', record, offset, scored), context), true);
-      }
+      const decoded = await decode(record);
+      if ('kind' in decoded && decoded.kind === 'RESPONSE') readAhead?.readAhead(decoded);
+      const way = tail.then(() => replayRecord(record, decoded));
+      // Reported by the push that waits for it, or by finish or the next push through `tail`.
+      way.catch(() => {});
+      tail = way;
+      inFlight.push(way);
+      while (inFlight.length > READ_AHEAD_RECORDS) await inFlight.shift();
     },
 
     async finish() {
+      await tail;
+      inFlight.length = 0;
       clockMs = LATEST_DATE_MS;
       if (lastRecord) await collect(lastRecord, await collector.tick!(new Date(clockMs)), false);
       await store.settled();
@@ -159,6 +200,10 @@ export function createReplayStages(options: ReplayStagesOptions): ReplayStages {
       return { runs, rejected };
     },
 
-    settled: () => store.settled().catch(() => {}),
+    async settled() {
+      // After a failed way no later one starts, so once `tail` is done no write begins.
+      await tail.catch(() => {});
+      await store.settled().catch(() => {});
+    },
   };
 }

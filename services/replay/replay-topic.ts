@@ -15,6 +15,7 @@ import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
+import type { ScorePool } from '../scorer/score-pool.ts';
 import { DIGEST_FILE, MEMORY_FILE, syncFilesUnder, writeFileAtomic } from '../sink/index.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';
@@ -42,6 +43,8 @@ export interface ReplayDeps {
   dataRoot: string;
   /** What the runs are scored and ranked with: the shipped model unless `skrya replay --model FILE`. */
   model: ScoringModel;
+  /** Worker threads scoring with `model`, so the event loop only collects and writes; without, it scores too. */
+  scorePool?: ScorePool;
   serde: Serde;
   logger: Logger;
   runTimeoutMs: number;
@@ -137,7 +140,7 @@ export async function replayTopic(deps: ReplayDeps, request: ReplayRequest, onPr
     if (staging.current) return staging.current;
     const dir = resolveInside(path.dirname(target), `.staging-${request.replayId}-${randomBytes(4).toString('hex')}`);
     fs.mkdirSync(dir, { recursive: true });
-    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir, model: deps.model }) };
+    staging.current = { dir, seeded: seedOriginalRuns(originals, dir), stages: createReplayStages({ serde: deps.serde, logger: deps.logger, runTimeoutMs: deps.runTimeoutMs, targetDir: dir, model: deps.model, scorePool: deps.scorePool }) };
     return staging.current;
   };
   let read = 0;

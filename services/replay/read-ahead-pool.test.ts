@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
+import type { ScorePool } from '../scorer/score-pool.ts';
+import type { ResponseMessage, ScoredResponse } from '../scorer/score-response.ts';
+import { createReadAheadPool } from './read-ahead-pool.ts';
+
+const scoredBy = (where: string): ScoredResponse => ({ kind: 'normalize-failed', code: 'NORMALIZE_FAILED', message: where });
+
+/** A pool whose workers answer only when told to, and say that they scored it. */
+function heldPool(size: number) {
+  const held: Array<() => void> = [];
+  const pool: ScorePool = {
+    size,
+    model: DEFAULT_SCORING_MODEL,
+    score: () => new Promise((resolve) => held.push(() => resolve(scoredBy('worker')))),
+    close: async () => {},
+  };
+  return { pool, releaseAll: () => held.splice(0).forEach((release) => release()) };
+}
+
+const messages = (count: number) => Array.from({ length: count }, () => ({}) as ResponseMessage);
+
+describe('createReadAheadPool', () => {
+  it.each([{ workers: 1, inWorkers: 2 }, { workers: 2, inWorkers: 4 }])('gives $workers worker(s) $inWorkers responses ahead and the event loop those whose turn comes first', async ({ workers, inWorkers }) => {
+    const { pool, releaseAll } = heldPool(workers);
+    const readAhead = createReadAheadPool(pool, () => scoredBy('loop'));
+    const read = messages(6);
+    for (const message of read) readAhead.readAhead(message);
+    releaseAll();
+    const results = await Promise.all(read.map((message) => readAhead.score(message)));
+    expect(results.map((result) => (result as { message: string }).message)).toEqual(read.map((_unused, index) => (index < inWorkers ? 'worker' : 'loop')));
+  });
+
+  it('hands a queued response to a worker as soon as one answers', async () => {
+    const { pool, releaseAll } = heldPool(1);
+    const readAhead = createReadAheadPool(pool, () => scoredBy('loop'));
+    const read = messages(3);
+    for (const message of read) readAhead.readAhead(message);
+    releaseAll();
+    await new Promise(setImmediate);
+    releaseAll();
+    const results = await Promise.all(read.map((message) => readAhead.score(message)));
+    expect(results).toEqual([scoredBy('worker'), scoredBy('worker'), scoredBy('worker')]);
+  });
+
+  it('sends responses to the workers again once they have answered', async () => {
+    const { pool, releaseAll } = heldPool(1);
+    const readAhead = createReadAheadPool(pool, () => scoredBy('loop'));
+    const [first, second, third] = messages(3);
+    readAhead.readAhead(first!);
+    readAhead.readAhead(second!);
+    releaseAll();
+    await readAhead.score(first!);
+    await readAhead.score(second!);
+    readAhead.readAhead(third!);
+    releaseAll();
+    expect(await readAhead.score(third!)).toEqual(scoredBy('worker'));
+  });
+
+  it('passes a worker failure to the turn that asks for it', async () => {
+    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), close: async () => {} };
+    const readAhead = createReadAheadPool(failing, () => scoredBy('loop'));
+    const [message] = messages(1);
+    readAhead.readAhead(message!);
+    await expect(readAhead.score(message!)).rejects.toThrow('exited with code 1');
+  });
+});

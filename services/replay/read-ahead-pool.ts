@@ -1,0 +1,63 @@
+/**
+ * Scoring for a replay, shared between the scorer's worker threads and the event loop. Provider
+ * responses are queued as the replay reads them, ahead of their turn, and the workers take them
+ * from the front, each holding at most WORKER_BACKLOG, refilled as each answers. When a response's
+ * turn comes before a worker took it, the event loop scores it itself instead of waiting. So the
+ * workers score the next runs while the event loop collects and writes the current one, and when
+ * they fall behind the event loop takes a share: on two cores one worker and the event loop are
+ * both busy, without a second worker's memory.
+ * The scorer still takes responses one at a time in offset order (its run tallies need that).
+ */
+import type { ScorePool } from '../scorer/score-pool.ts';
+import type { ResponseMessage, ScoredResponse } from '../scorer/score-response.ts';
+
+/** Responses a worker holds at most: one to score and one queued, so it never waits for the event loop to hand it the next. */
+const WORKER_BACKLOG = 2;
+
+export interface ReadAheadPool extends ScorePool {
+  /** Queues the message for the workers; `score` with the same message object later gives its result. */
+  readAhead(message: ResponseMessage): void;
+}
+
+export function createReadAheadPool(pool: ScorePool, scoreOnLoop: (message: ResponseMessage) => ScoredResponse): ReadAheadPool {
+  const queued: ResponseMessage[] = [];
+  const started = new Map<ResponseMessage, Promise<ScoredResponse>>();
+  let inWorkers = 0;
+
+  function fillWorkers(): void {
+    while (inWorkers < WORKER_BACKLOG * pool.size && queued.length > 0) {
+      const message = queued.shift()!;
+      inWorkers += 1;
+      const scoring = pool.score(message);
+      // A failure reaches the scorer when it asks for the result; one never asked for (the replay
+      // failed before its turn) must not end the process as an unhandled rejection.
+      const answered = () => {
+        inWorkers -= 1;
+        fillWorkers();
+      };
+      scoring.then(answered, answered);
+      started.set(message, scoring);
+    }
+  }
+
+  return {
+    size: pool.size,
+    model: pool.model,
+    readAhead(message) {
+      queued.push(message);
+      fillWorkers();
+    },
+    async score(message) {
+      const scoring = started.get(message);
+      if (scoring !== undefined) {
+        started.delete(message);
+        return scoring;
+      }
+      // Its turn came first: responses come due in the order they were queued, so it is at the front.
+      const index = queued.indexOf(message);
+      if (index !== -1) queued.splice(index, 1);
+      return scoreOnLoop(message);
+    },
+    close: () => pool.close(),
+  };
+}
