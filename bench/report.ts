@@ -181,7 +181,7 @@ export function renderTable(results: BenchResults): string {
       rows.push([`  of which: rules alone / learned model alone (${formatNumber(kernels.screenItem.itemChars)}-char items)`, `${formatNumber(screenRulesOnly.median)} / ${formatNumber(screenModelOnly.median)} items/s`, '', '']);
       rows.push([`classifyQuery warm (rules + learned model + expansion), ${formatNumber(classifyQuery.queries)} test-split queries`, `${(1000 / classifyQuery.median).toFixed(3)} ms/query (${formatNumber(classifyQuery.median)}/s)`, '≤ 5 ms/query', met(1000 / classifyQuery.median <= 5)]);
     }
-    rows.push(['scoreItem (one-off: prepares the query each call)', `${formatNumber(kernels.scoreItem.median)} ops/s`, '', '']);
+    rows.push(['scoreItem (one-off: builds a request scorer each call)', `${formatNumber(kernels.scoreItem.median)} ops/s`, '', '']);
     rows.push(['createItemScorer (bulk: query prepared once)', `${formatNumber(kernels.itemScorerBulk.median)} ops/s`, '', '']);
     rows.push([`dedupeItems on ${formatNumber(kernels.dedupeItems.items)} items`, `${formatNumber(kernels.dedupeItems.median)} items/s (${formatNumber(kernels.dedupeItems.clusters)} clusters)`, '', '']);
     rows.push(...scorerStepRows(kernels.scorerSteps, scorer));
