@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
-import type { ScorePool } from '../scorer/score-pool.ts';
-import type { ResponseMessage, ScoredResponse } from '../scorer/score-response.ts';
+import type { ResponseMessage, ScoredResponse, ScorePool } from '../scorer/index.ts';
 import { createReadAheadPool } from './read-ahead-pool.ts';
 
 const scoredBy = (where: string): ScoredResponse => ({ kind: 'normalize-failed', code: 'NORMALIZE_FAILED', message: where });

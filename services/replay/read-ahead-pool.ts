@@ -8,8 +8,7 @@
  * both busy, without a second worker's memory.
  * The scorer still takes responses one at a time in offset order (its run tallies need that).
  */
-import type { ScorePool } from '../scorer/score-pool.ts';
-import type { ResponseMessage, ScoredResponse } from '../scorer/score-response.ts';
+import type { ResponseMessage, ScoredResponse, ScorePool } from '../scorer/index.ts';
 
 /** Responses a worker holds at most: one to score and one queued, so it never waits for the event loop to hand it the next. */
 const WORKER_BACKLOG = 2;

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { RawResult } from '../../schemas/messages.ts';
-import { createScorePool, type ScorePool } from '../scorer/score-pool.ts';
+import { createScorePool, type ScorePool } from '../scorer/index.ts';
 import { createReplayStages } from './replay-stages.ts';
 import { feedResponse, jsonSerde, requestAt, rss, runEnd, storedRecords } from './testing/replay-fixtures.ts';
 

@@ -15,7 +15,7 @@ import { resolveInside, topicKey } from '../../runtime/ids.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { Serde } from '../../runtime/serde.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
-import type { ScorePool } from '../scorer/score-pool.ts';
+import type { ScorePool } from '../scorer/index.ts';
 import { DIGEST_FILE, MEMORY_FILE, syncFilesUnder, writeFileAtomic } from '../sink/index.ts';
 import { buildReplayReport, renderReportJson, renderReportMarkdown, type ReplayReport } from './replay-report.ts';
 import type { ReplayRequest } from './replay-request.ts';

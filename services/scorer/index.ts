@@ -2,4 +2,4 @@
 export { createScorer } from './handler.ts';
 export { builtinParsers } from './normalize-response.ts';
 export { createScorePool, type ScorePool } from './score-pool.ts';
-export { createResponseScorer } from './score-response.ts';
+export { createResponseScorer, type ResponseMessage, type ScoredResponse } from './score-response.ts';
