@@ -3,6 +3,7 @@
  * (topics deleted afterwards), encoding and pre-producing messages with the runner's producer
  * settings, and watching an output topic's offsets to time a flow from first to last output.
  */
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -126,6 +127,8 @@ export interface FlowWatch {
   busy: number;
   /** CPU seconds this process got per wall second (all its threads): well under `busy` = other processes took the cores. */
   cpuShare: number;
+  /** Share of that time each of the stage's worker threads was busy (the scorer's scoring workers; empty without any). */
+  workersBusy: number[];
 }
 
 const POLL_MS = 20;
@@ -136,17 +139,19 @@ const POLL_MS = 20;
  * join, not at the first output: stages flush in bursts of up to 500 records, so a first-to-last
  * output window would leave out the work behind the first burst.
  */
-export async function watchOutput(admin: Admin, topic: string, options: { joined: Promise<void>; baseline: number; expected: number; timeoutMs: number }): Promise<FlowWatch> {
+export async function watchOutput(admin: Admin, topic: string, options: { joined: Promise<void>; baseline: number; expected: number; timeoutMs: number; workers?: () => readonly EventLoopUtilization[] }): Promise<FlowWatch> {
   await options.joined;
   const startAt = performance.now();
   const loopAtStart = performance.eventLoopUtilization();
+  const workersAtStart = options.workers?.() ?? [];
   const cpuAtStart = process.cpuUsage();
   const deadline = startAt + options.timeoutMs;
   for (;;) {
     const count = (await topicCount(admin, topic)) - options.baseline;
     const now = performance.now();
     if (count >= options.expected || now > deadline) {
-      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt) };
+      const workersBusy = (options.workers?.() ?? []).map((reading, worker) => performance.eventLoopUtilization(reading, workersAtStart[worker]).utilization);
+      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy };
     }
     await sleep(POLL_MS);
   }
@@ -162,11 +167,12 @@ export interface FlowRate {
   timedOut: boolean;
   busy: number;
   cpuShare: number;
+  workersBusy: number[];
 }
 
 /** Output rate from join to last output, converted to inputs by the flow's fan-out. */
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
   const seconds = (watch.lastAt - watch.startAt) / 1000;
   const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare };
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy };
 }

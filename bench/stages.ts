@@ -3,6 +3,7 @@
  * its real handler under the shared runner, over pre-produced input), each beside the bare
  * passthrough of the same messages, and the whole scorer → collector → sink pipeline to files.
  */
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { createLogger } from '../runtime/logger.ts';
 import type { Handler, HandlerContext, IncomingMessage, Outcome } from '../runtime/handler.ts';
 import { startService, type RunningService } from '../runtime/runner.ts';
@@ -80,7 +81,7 @@ export function timedSink(onWritten: (runId: string, at: number) => void, dataRo
  * other runs' responses first, so a figure is its steady state rather than JIT start-up (the first
  * thousand items cost about twice as much); inside workers only their own work warms them.
  */
-export async function warmScorerStage(config: SkryaConfig): Promise<Stage<Outcome>> {
+export async function warmScorerStage(config: SkryaConfig): Promise<ReturnType<typeof scorerStage>> {
   const stage = scorerStage(config);
   const warmUp = rawMessagesOf(generateRuns('warm-up', 40, 2));
   await Promise.all(warmUp.map(({ key, value }) => stage.handler.handle(incoming('raw-results', key, value) as IncomingMessage<never>, noContext)));
@@ -119,12 +120,12 @@ export interface StageFigures {
   deadLetters: number;
 }
 
-async function measureStage<T extends TopicName>(context: BenchContext, options: { service: string; handler: Handler<T>; outputTopic: string; inputs: number; expectedOutputs: number; items: number }): Promise<StageRound['stage']> {
+async function measureStage<T extends TopicName>(context: BenchContext, options: { service: string; handler: Handler<T>; outputTopic: string; inputs: number; expectedOutputs: number; items: number; workers?: () => readonly EventLoopUtilization[] }): Promise<StageRound['stage']> {
   const baseline = await topicCount(context.admin, options.outputTopic);
   const service = await startStage(context, options.service, options.handler);
   let stage: FlowRate;
   try {
-    stage = await orCrash(watchOutput(context.admin, options.outputTopic, { joined: service.ready, baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
+    stage = await orCrash(watchOutput(context.admin, options.outputTopic, { joined: service.ready, baseline, expected: options.expectedOutputs, timeoutMs: STAGE_TIMEOUT_MS, workers: options.workers }), [service]).then((watch) => flowRate(watch, options.inputs, options.expectedOutputs));
   } finally {
     await service.stop();
   }
@@ -149,6 +150,8 @@ async function measureStageAgainstPassthrough<T extends TopicName>(context: Benc
   expectedOutputs: number;
   items: number;
   rounds: number;
+  /** The stage's worker threads (the scorer's pool), whose busy share each window records. */
+  workers?: () => readonly EventLoopUtilization[];
 }): Promise<StageFigures> {
   const passthroughOut = await context.createExtraTopic('passthrough-out');
   const outputTopic = context.topic(options.outputTopic);
@@ -196,7 +199,7 @@ export async function benchScorerAlone(options: StageBenchOptions): Promise<Stag
     try {
       // One scored message per result (dropped ones too) and one run-end marker per run.
       // One handler for every round: a new assignment clears its run tallies.
-      return await measureStageAgainstPassthrough(context, { service: 'scorer', handlerFor: () => scorer.handler, inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items, rounds: options.rounds });
+      return await measureStageAgainstPassthrough(context, { service: 'scorer', handlerFor: () => scorer.handler, inputTopic: 'raw-results', outputTopic: 'scored-results', inputs: rawMessages, expectedOutputs: items + runs, items, rounds: options.rounds, workers: scorer.pool && (() => scorer.pool!.utilization()) });
     } finally {
       await scorer.close?.();
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMetricsRegistry, createSkillMetrics, startMetricsServer } from './metrics.ts';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { createMetricsRegistry, createSkillMetrics, createWorkerMetrics, startMetricsServer } from './metrics.ts';
 
 describe('metrics', () => {
   it('keeps each service in its own registry with its service label', async () => {
@@ -9,6 +10,30 @@ describe('metrics', () => {
     createSkillMetrics(scorer);
     expect(await retriever.metrics()).toContain('skrya_skill_calls_total{skill="exa_search",status="ok",service="retriever"} 1');
     expect(await scorer.metrics()).not.toContain('exa_search');
+  });
+
+  it("reports each worker thread's busy share since the previous scrape, and forgets a stage once it stops", async () => {
+    const registry = createMetricsRegistry('scorer');
+    const workers = createWorkerMetrics(registry);
+    const at = (idle: number, active: number): EventLoopUtilization => ({ idle, active, utilization: active / (idle + active) });
+    const readings = [
+      [at(100, 100), at(100, 0)],
+      [at(110, 190), at(200, 0)],
+      [at(170, 230), at(220, 80)],
+    ];
+    let scrape = 0;
+    const untrack = workers.track('scorer', () => readings[scrape]!);
+    scrape = 1;
+    let text = await registry.metrics();
+    // Worker 0 was busy 90 of the 100 ms since it was tracked, worker 1 idle throughout.
+    expect(text).toContain('skrya_worker_busy_ratio{service="scorer",worker="0"} 0.9');
+    expect(text).toContain('skrya_worker_busy_ratio{service="scorer",worker="1"} 0');
+    scrape = 2;
+    text = await registry.metrics();
+    expect(text).toContain('skrya_worker_busy_ratio{service="scorer",worker="0"} 0.4');
+    expect(text).toContain('skrya_worker_busy_ratio{service="scorer",worker="1"} 0.8');
+    untrack();
+    expect(await registry.metrics()).not.toContain('skrya_worker_busy_ratio{');
   });
 
   it('serves GET /metrics on a random port and nothing else', async () => {

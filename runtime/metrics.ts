@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface MetricsRegistryOptions {
   /** Process metrics (CPU, memory, event loop lag); off in tests to keep output small. */
@@ -48,6 +49,49 @@ export function createSkillMetrics(registry: Registry): SkillMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
+  };
+}
+
+export interface WorkerMetrics {
+  /**
+   * Reports a stage's worker threads (read: each one's event-loop utilization since it started)
+   * until the returned function is called, when the stage stops.
+   */
+  track(service: string, read: () => readonly EventLoopUtilization[]): () => void;
+}
+
+/**
+ * How busy each worker thread of a stage (the scorer's scoring workers) was since the previous
+ * scrape: near 1 on every worker, the stage is bound by their CPU (more workers or cores help);
+ * well under 1, it waits on its event loop or the broker instead.
+ */
+export function createWorkerMetrics(registry: Registry): WorkerMetrics {
+  const tracked = new Map<string, { read: () => readonly EventLoopUtilization[]; previous: readonly EventLoopUtilization[] }>();
+  new Gauge({
+    name: 'skrya_worker_busy_ratio',
+    help: 'Share of the time since the previous scrape each worker thread of a stage was busy (1: bound by its CPU).',
+    labelNames: ['service', 'worker'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [service, entry] of tracked) {
+        const now = entry.read();
+        now.forEach((reading, worker) => {
+          const before = entry.previous[worker];
+          this.set({ service, worker: String(worker) }, (before === undefined ? reading : performance.eventLoopUtilization(reading, before)).utilization);
+        });
+        entry.previous = now;
+      }
+    },
+  });
+  return {
+    track(service, read) {
+      const entry = { read, previous: read() };
+      tracked.set(service, entry);
+      return () => {
+        if (tracked.get(service) === entry) tracked.delete(service);
+      };
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import { loadConfig, type SkryaConfig } from './config.ts';
 import { isSkryaError } from './errors.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, registryEndpoint, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, type MessageMetrics, type SkillMetrics } from './metrics.ts';
+import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, createWorkerMetrics, type MessageMetrics, type SkillMetrics, type WorkerMetrics } from './metrics.ts';
 import { createKafkaPort, type KafkaPort } from './kafka-port.ts';
 import { createSerde } from './serde.ts';
 import type { Registry } from 'prom-client';
@@ -24,7 +24,7 @@ export interface Pipeline {
   /** Where provider credentials and endpoints are read (by the names the skill declarations give). */
   providerEnv: Record<string, string | undefined>;
   /** One metrics registry per process; every stage it runs reports into it. */
-  metrics: { registry: Registry; skills: SkillMetrics; messages: MessageMetrics };
+  metrics: { registry: Registry; skills: SkillMetrics; messages: MessageMetrics; workers: WorkerMetrics };
 }
 
 export interface ConnectOptions {
@@ -74,6 +74,6 @@ export async function connectPipeline(options: ConnectOptions = {}): Promise<Pip
     logger,
   );
   const registry = createMetricsRegistry(options.clientId ?? 'skrya', { collectProcessMetrics: true });
-  const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry) };
+  const metrics = { registry, skills: createSkillMetrics(registry), messages: createMessageMetrics(registry), workers: createWorkerMetrics(registry) };
   return { config, logger, port: createKafkaPort({ kafka, serde, naming, layout }), kafka, metrics, providerEnv: options.providerEnv ?? process.env };
 }

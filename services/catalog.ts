@@ -15,7 +15,7 @@ import { createCredentialRateLimiter } from '../domain/skills/adapters/credentia
 import { sleep } from '../domain/skills/adapters/retry-policy.ts';
 import { builtinSkills } from '../domain/skills/builtin-skills.ts';
 import { createSkillRegistry } from '../domain/skills/registry.ts';
-import { createScorePool, createScorer } from './scorer/index.ts';
+import { createScorePool, createScorer, type ScorePool } from './scorer/index.ts';
 import { createBatchSink, createRawSink } from './sink/index.ts';
 import type { ConsumerService } from './service-names.ts';
 
@@ -67,16 +67,31 @@ async function handlerFor(service: Exclude<ConsumerService, 'retriever' | 'score
   }
 }
 
-/** The scorer, with its worker threads when the config asks for any. */
-export function scorerStage(config: SkryaConfig): Stage<Outcome> {
+/** The scorer, with its worker threads when the config asks for any (`pool`, which it closes). */
+export function scorerStage(config: SkryaConfig): Stage<Outcome> & { pool?: ScorePool } {
   if (config.SKRYA_SCORER_WORKERS === 0) return { handler: createScorer() as Handler<TopicName> };
   const pool = createScorePool(config.SKRYA_SCORER_WORKERS);
-  return { handler: createScorer({ pool }) as Handler<TopicName>, close: () => pool.close() };
+  return { handler: createScorer({ pool }) as Handler<TopicName>, pool, close: () => pool.close() };
+}
+
+/** The scorer in a service: its workers' busy share on /metrics while it runs. */
+function scorerServiceStage(pipeline: Pipeline): Stage {
+  const stage = scorerStage(pipeline.config);
+  const { pool } = stage;
+  if (pool === undefined) return stage;
+  const untrack = pipeline.metrics.workers.track('scorer', () => pool.utilization());
+  return {
+    handler: stage.handler,
+    async close() {
+      untrack();
+      await pool.close();
+    },
+  };
 }
 
 async function stageFor(service: ConsumerService, pipeline: Pipeline, options: StageOptions): Promise<Stage> {
   if (service === 'retriever') return retrieverStage(pipeline, path.resolve(pipeline.config.SKRYA_DATA_ROOT), options);
-  if (service === 'scorer') return scorerStage(pipeline.config);
+  if (service === 'scorer') return scorerServiceStage(pipeline);
   return { handler: await handlerFor(service, pipeline) };
 }
 

@@ -12,6 +12,7 @@ function heldPool(size: number) {
     size,
     model: DEFAULT_SCORING_MODEL,
     score: () => new Promise((resolve) => held.push(() => resolve(scoredBy('worker')))),
+    utilization: () => [],
     close: async () => {},
   };
   return { pool, releaseAll: () => held.splice(0).forEach((release) => release()) };
@@ -57,7 +58,7 @@ describe('createReadAheadPool', () => {
   });
 
   it('passes a worker failure to the turn that asks for it', async () => {
-    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), close: async () => {} };
+    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), utilization: () => [], close: async () => {} };
     const readAhead = createReadAheadPool(failing, () => scoredBy('loop'));
     const [message] = messages(1);
     readAhead.readAhead(message!);

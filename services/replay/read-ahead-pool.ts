@@ -57,6 +57,7 @@ export function createReadAheadPool(pool: ScorePool, scoreOnLoop: (message: Resp
       if (index !== -1) queued.splice(index, 1);
       return scoreOnLoop(message);
     },
+    utilization: () => pool.utilization(),
     close: () => pool.close(),
   };
 }

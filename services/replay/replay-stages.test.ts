@@ -125,7 +125,7 @@ describe('replayStages', () => {
   });
 
   it('fails the replay when a worker fails, and then settles without a write still going on', async () => {
-    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), close: async () => {} };
+    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), utilization: () => [], close: async () => {} };
     const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir: tempDir(), scorePool: failing });
     const pushes = async () => {
       for (const record of storedRecords([feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)])) await stages.push(record);

@@ -57,6 +57,15 @@ describe('createScorePool (worker threads)', () => {
     await expect(pool.score(broken)).rejects.toThrow(/scoring worker/);
   });
 
+  it("reads each worker's busy time, which scoring adds to", async () => {
+    const before = pool.utilization();
+    expect(before).toHaveLength(2);
+    await Promise.all(Array.from({ length: 6 }, (_unused, sequence) => pool.score(feedResponse(sequence))));
+    const after = pool.utilization();
+    // The least busy worker takes each response, so both scored some.
+    for (const [worker, reading] of after.entries()) expect(performance.eventLoopUtilization(reading, before[worker]).active).toBeGreaterThan(0);
+  });
+
   it('refuses work after close, and a pool needs a worker', async () => {
     const closing = createScorePool(1);
     await closing.close();

@@ -5,6 +5,7 @@
  * handles up to three partitions at once, so several responses are scored side by side; within a
  * partition the order stays the input order (the runner awaits each message).
  */
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
@@ -27,6 +28,12 @@ export interface ScorePool {
   /** The scoring model every worker scores with. */
   readonly model: ScoringModel;
   score(message: ResponseMessage): Promise<ScoredResponse>;
+  /**
+   * Each worker's event-loop utilization since it started: busy is scoring. Two readings and
+   * performance.eventLoopUtilization(later, earlier) give a window's share, which tells whether
+   * the scorer is bound by its workers (near 1) or by its event loop and the broker.
+   */
+  utilization(): EventLoopUtilization[];
   /** Stops the workers; a response still being scored fails (its input is not committed). */
   close(): Promise<void>;
 }
@@ -82,6 +89,7 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
         target.worker.postMessage({ id, message } satisfies ScoreTask);
       });
     },
+    utilization: () => workers.map((entry) => entry.worker.performance.eventLoopUtilization()),
     async close() {
       closed = true;
       await Promise.all(workers.map((entry) => entry.worker.terminate()));

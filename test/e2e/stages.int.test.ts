@@ -43,7 +43,8 @@ describe('each stage alone', () => {
     ['retriever', 'retrieval-requests', 'raw-results'],
     ['scorer', 'raw-results', 'scored-results'],
   ])('%s reads %s, writes %s, and nothing further happens', async (stage, _input, output) => {
-    harness = await createHarness(`alone-${stage}`);
+    // One scoring worker whatever the machine's cores, so the scorer's worker metric is there to read.
+    harness = await createHarness(`alone-${stage}`, stage === 'scorer' ? { SKRYA_SCORER_WORKERS: '1' } : {});
     harness.addTopic('acme', 'kafka-ops', 'kafka-ops');
     await harness.start([stage]);
     if (stage === 'retriever') await harness.request('acme', 'kafka-ops');
@@ -57,6 +58,11 @@ describe('each stage alone', () => {
     const downstream: TopicName[] = (['scored-results', 'ingest-normalized', 'dead-letters'] as TopicName[]).filter((topic) => topic !== output);
     for (const topic of downstream) expect(await topicOffsets(harness, topic)).toBe(0);
     expect(listFiles(harness.dataRoot).filter((file) => file.includes('/runs/'))).toEqual([]);
+    if (stage === 'scorer') {
+      // The worker scored the response: its busy share since the service started is above zero.
+      const busy = /skrya_worker_busy_ratio\{service="scorer",worker="0"\} (\S+)/.exec(await harness.pipeline.metrics.registry.metrics());
+      expect(Number(busy?.[1])).toBeGreaterThan(0);
+    }
   });
 
   it('collector alone turns scored items into one batch and writes no files', async () => {
