@@ -17,7 +17,7 @@ import { HEADERS } from '../runtime/headers.ts';
 import { PRODUCER_CONFIG } from '../runtime/publishers.ts';
 import { TOPICS, TOPIC_NAMES, physicalTopic, valueSubject, type TopicName } from '../topics/topics.ts';
 import type { z } from 'zod';
-import { cpuShareSince, sleep } from './measure.ts';
+import { cpuShareSince, machineBusySince, machineCpuTimes, sleep } from './measure.ts';
 
 type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
 
@@ -129,6 +129,8 @@ export interface FlowWatch {
   cpuShare: number;
   /** Share of that time each of the stage's worker threads was busy (the scorer's scoring workers; empty without any). */
   workersBusy: number[];
+  /** Share of all the machine's cores busy over that time, every process's work (the broker's too): near 1 = the machine had no CPU to spare. */
+  machineBusy: number;
 }
 
 const POLL_MS = 20;
@@ -144,6 +146,7 @@ export async function watchOutput(admin: Admin, topic: string, options: { joined
   const startAt = performance.now();
   const loopAtStart = performance.eventLoopUtilization();
   const workersAtStart = options.workers?.() ?? [];
+  const machineAtStart = machineCpuTimes();
   const cpuAtStart = process.cpuUsage();
   const deadline = startAt + options.timeoutMs;
   for (;;) {
@@ -151,7 +154,7 @@ export async function watchOutput(admin: Admin, topic: string, options: { joined
     const now = performance.now();
     if (count >= options.expected || now > deadline) {
       const workersBusy = (options.workers?.() ?? []).map((reading, worker) => performance.eventLoopUtilization(reading, workersAtStart[worker]).utilization);
-      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy };
+      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy, machineBusy: machineBusySince(machineAtStart) };
     }
     await sleep(POLL_MS);
   }
@@ -168,11 +171,12 @@ export interface FlowRate {
   busy: number;
   cpuShare: number;
   workersBusy: number[];
+  machineBusy: number;
 }
 
 /** Output rate from join to last output, converted to inputs by the flow's fan-out. */
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
   const seconds = (watch.lastAt - watch.startAt) / 1000;
   const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy };
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy };
 }

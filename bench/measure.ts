@@ -86,6 +86,24 @@ export function machineInfo(): MachineInfo {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Every core's time so far, busy and in all (os.cpus(), in ms): two readings give the machine's busy share between them. */
+export function machineCpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of os.cpus()) {
+    const all = times.user + times.nice + times.sys + times.idle + times.irq;
+    total += all;
+    busy += all - times.idle;
+  }
+  return { busy, total };
+}
+
+/** Share of all cores' time that was busy since `since` (every process: the broker's too). */
+export function machineBusySince(since: { busy: number; total: number }): number {
+  const now = machineCpuTimes();
+  return now.total > since.total ? (now.busy - since.busy) / (now.total - since.total) : Number.NaN;
+}
+
 /** CPU seconds (user + system, all threads) since `since`, per wall second of `wallMs`. */
 export function cpuShareSince(since: NodeJS.CpuUsage, wallMs: number): number {
   const used = process.cpuUsage(since);

@@ -61,7 +61,8 @@ function stageLimit(stage: StageFigures['stage'], cores: number): string {
   if (stage.cpuShare >= 0.9 * cores) return `CPU-bound: it used ${formatNumber(stage.cpuShare)} CPU s/s of ${cores} cores`;
   if (stage.busy >= 0.9) return `CPU-bound on its event loop (busy ${percent(stage.busy)})`;
   if (stage.workersBusy.length > 0 && Math.min(...stage.workersBusy) >= 0.9) return `bound by its scoring worker thread(s), busy ${workersBusy(stage)} while its event loop was busy ${percent(stage.busy)}: the scoring per result (the rows below) is the limit, on ${formatNumber(stage.cpuShare)} CPU s/s of ${cores} cores shared with the broker`;
-  return `not CPU-bound (event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s): other processes had the cores, or it waited on the broker`;
+  if (stage.machineBusy >= 0.9) return `the machine had no CPU to spare: its ${cores} cores were ${percent(stage.machineBusy)} busy, ${formatNumber(stage.cpuShare)} CPU s/s of it this process's (event loop ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) ${workersBusy(stage)}` : ''}), the rest the broker's and others'`;
+  return `not CPU-bound (event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s, the machine's cores ${percent(stage.machineBusy)}): it waited on the broker`;
 }
 
 function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: StageFigures, cores: number): Row[] {
@@ -72,7 +73,7 @@ function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: 
   const verdict = figures.ratio >= aim ? met(true) : `${met(false)} by ${(aim - figures.ratio).toFixed(3)}: ${stageLimit(stage, cores)}`;
   return [
     [`bare kafkajs passthrough of the ${name}'s input`, `${formatNumber(passthrough.medianMessagesPerSecond)} msg/s (median of ${rounds.length} windows; ${formatNumber(figures.inputs)} ${input})`, 'the limit', ''],
-    [`${name} alone (the median round)`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) busy ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s`, '', ''],
+    [`${name} alone (the median round)`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) busy ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s; the machine's cores ${percent(stage.machineBusy)} busy`, '', ''],
     [`${name} / passthrough`, `${figures.ratio.toFixed(3)} (median of ${rounds.length} rounds, each the stage's window beside a passthrough's; ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`, `≥ ${aim}`, verdict],
   ];
 }
