@@ -53,6 +53,14 @@ export interface Handler<T extends TopicName, Result extends Outcome | Later = O
   input: T;
   handle(message: IncomingMessage<ValueOf<T>>, context: HandlerContext): Promise<Result[]> | Result[];
   /**
+   * Called with each input of a fetched batch a few inputs before its turn (decoded, not yet
+   * handled), so a stage whose handling waits on other threads (the scorer's workers) starts that
+   * work early and the threads are not idle while the event loop sends, commits and fetches.
+   * It must not change what `handle` decides: inputs are still handled one at a time, in order,
+   * and an input prepared may never be handled (the batch was cut short by a rebalance).
+   */
+  prepare?(message: IncomingMessage<ValueOf<T>>): void;
+  /**
    * Stateful stages (the collector) keep inputs in memory until a run closes: the runner never
    * commits past the lowest offset such a handler still holds, so a crash re-reads them.
    */

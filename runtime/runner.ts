@@ -50,6 +50,8 @@ export interface RunningService {
 
 const DEFAULT_MAX_INPUT_BYTES = 15 * 1024 * 1024;
 const FLUSH_EVERY = 500;
+/** Inputs of a batch decoded and handed to `Handler.prepare` ahead of the one being handled. */
+const PREPARE_AHEAD = 8;
 
 /** Group-protocol errors after which kafkajs re-joins the group, when they are the root cause of `error`. */
 const LOST_MEMBERSHIP = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP']);
@@ -135,23 +137,50 @@ interface InputDeps<T extends TopicName> {
   logger: Logger;
 }
 
+function incomingOf<T extends TopicName>(input: T, message: KafkaMessage, partition: number, value: unknown, headers: Record<string, string>): IncomingMessage<ValueOf<T>> {
+  return { topic: input, partition, offset: message.offset, key: message.key?.toString('utf8') ?? null, value: value as ValueOf<T>, headers, timestamp: message.timestamp };
+}
+
+/**
+ * Decodes an input ahead of its turn and hands it to the handler's `prepare`; the decoding is
+ * what processInput then takes as its first decode attempt. Null: nothing to decode (a tombstone
+ * or an oversized value, which processInput dead-letters).
+ */
+function prepareAhead<T extends TopicName>(deps: InputDeps<T>, message: KafkaMessage, partition: number): Promise<unknown> | null {
+  const { handler } = deps;
+  if (handler.prepare === undefined || message.value === null || message.value.length > deps.maxInputBytes) return null;
+  const decoding = deps.serde.decode(handler.input, message.value);
+  decoding.then(
+    (value) => {
+      try {
+        handler.prepare!(incomingOf(handler.input, message, partition, value, headersToRecord(message.headers)));
+      } catch (error) {
+        // Only a head start is lost: handle takes the input at its turn as it would unprepared.
+        deps.logger.warn({ err: error, partition, offset: message.offset }, 'preparing an input ahead failed');
+      }
+    },
+    // A failed decode is retried or dead-lettered when the input's turn comes.
+    () => {},
+  );
+  return decoding;
+}
+
 /** Decode, validate and handle one message; permanent failures become a dead-letter record. */
-async function processInput<T extends TopicName>(deps: InputDeps<T>, message: KafkaMessage, partition: number, context: HandlerContext & { isRunning: () => boolean }): Promise<ProducedRecord[]> {
+async function processInput<T extends TopicName>(deps: InputDeps<T>, message: KafkaMessage, partition: number, context: HandlerContext & { isRunning: () => boolean }, decodedAhead: Promise<unknown> | null = null): Promise<ProducedRecord[]> {
   const { handler, outbound } = deps;
   if (message.value === null) return [await outbound.deadLetterRecord(message, partition, 'UNDECODABLE', 'empty (tombstone) value')];
   if (message.value.length > deps.maxInputBytes) return [await outbound.deadLetterRecord(message, partition, 'OVERSIZED', `value of ${message.value.length} bytes exceeds ${deps.maxInputBytes}`)];
   const inbound = headersToRecord(message.headers);
+  // The decoding started ahead (prepareAhead) is the first attempt; a retry decodes afresh.
+  let firstAttempt = decodedAhead;
+  const decode = () => {
+    const attempt = firstAttempt ?? deps.serde.decode(handler.input, message.value as Buffer);
+    firstAttempt = null;
+    return attempt;
+  };
   try {
-    const value = await retryWhileRetriable(() => deps.serde.decode(handler.input, message.value as Buffer), { ...context, logger: deps.logger, what: 'decode' });
-    const incoming: IncomingMessage<ValueOf<T>> = {
-      topic: handler.input,
-      partition,
-      offset: message.offset,
-      key: message.key?.toString('utf8') ?? null,
-      value: value as ValueOf<T>,
-      headers: inbound,
-      timestamp: message.timestamp,
-    };
+    const value = await retryWhileRetriable(decode, { ...context, logger: deps.logger, what: 'decode' });
+    const incoming = incomingOf(handler.input, message, partition, value, inbound);
     const outcomes = await retryWhileRetriable(async () => handler.handle(incoming, context), { ...context, logger: deps.logger, what: 'handle' });
     const now: Outcome[] = [];
     for (const outcome of outcomes) {
@@ -197,10 +226,21 @@ function batchConsumer<T extends TopicName>(deps: InputDeps<T> & { producer: Pro
       }
       await heartbeat();
     };
-    for (const message of batch.messages) {
+    const { messages } = batch;
+    // Decodings started ahead of their turn, by index in the batch (handlers with `prepare` only).
+    const decodedAhead = new Map<number, Promise<unknown>>();
+    let preparedUpTo = 0;
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index]!;
       if (!isRunning() || isStale()) break;
+      for (; deps.handler.prepare !== undefined && preparedUpTo < Math.min(messages.length, index + PREPARE_AHEAD); preparedUpTo++) {
+        const decoding = prepareAhead(deps, messages[preparedUpTo]!, batch.partition);
+        if (decoding !== null) decodedAhead.set(preparedUpTo, decoding);
+      }
+      const decoding = decodedAhead.get(index) ?? null;
+      decodedAhead.delete(index);
       deps.offsets.handling(batch.partition);
-      pending.push(...(await processInput(deps, message, batch.partition, context)));
+      pending.push(...(await processInput(deps, message, batch.partition, context, decoding)));
       resolveOffset(message.offset);
       lastProcessed = message.offset;
       if (pending.length >= FLUSH_EVERY) await flushAndCommit();

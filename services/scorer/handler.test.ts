@@ -5,6 +5,7 @@ import type { HandlerContext, IncomingMessage, Outcome } from '../../runtime/han
 import { scoredResultSchema, type RawResult, type ScoredResult } from '../../schemas/messages.ts';
 import { rawResponseFixture, rawRunEndFixture } from '../../test/fixtures/messages.ts';
 import { createScorer } from './handler.ts';
+import { createScorePool, type ScorePool } from './score-pool.ts';
 import { builtinParsers } from './normalize-response.ts';
 import { parseRunId } from '../../runtime/ids.ts';
 
@@ -104,5 +105,32 @@ describe('createScorer', () => {
     scorer.onAssignment!();
     const [marker] = emitted(await scorer.handle(incoming(runEnd()), context));
     expect(marker!.run_end!.counts.normalize_failures).toBe(0);
+  });
+
+  it('with a pool, scores a response prepared ahead once and handles it as it would unprepared; a run end needs no preparing', async () => {
+    const pool = createScorePool(1);
+    let scored = 0;
+    const counting: ScorePool = { ...pool, score: (message) => ((scored += 1), pool.score(message)) };
+    try {
+      const messages = [response({ payload: FEED }, { name: 'feed_reader' }, 'run-prepared'), response({ payload: FEED, sequence: 1 }, { name: 'feed_reader' }, 'run-prepared'), runEnd('run-prepared', 2)];
+      const prepared = createScorer({ parsers, pool: counting });
+      messages.forEach((message, offset) => prepared.prepare!(incoming(message, offset)));
+      expect(scored).toBe(2);
+      const outcomes: Outcome[][] = [];
+      for (const [offset, message] of messages.entries()) outcomes.push(await prepared.handle(incoming(message, offset), context));
+      expect(scored).toBe(2);
+      const unprepared = createScorer({ parsers, pool });
+      for (const [offset, message] of messages.entries()) expect(await unprepared.handle(incoming(message, offset), context)).toEqual(outcomes[offset]);
+      expect(emitted(outcomes[2]!)[0]!.run_end!.counts.raw_responses).toBe(2);
+      // A retried handle (the same message again) scores afresh instead of reusing a spent result.
+      await prepared.handle(incoming(messages[0]!), context);
+      expect(scored).toBe(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('without a pool there is nothing to start ahead', () => {
+    expect(createScorer({ parsers }).prepare).toBeUndefined();
   });
 });

@@ -58,15 +58,31 @@ export function createScorer(options: { parsers?: ReadonlyMap<string, ResponsePa
     return items.map((item) => emit('scored-results', key, { ...scope, kind: 'ITEM', producer: value.producer, item, run_end: null }));
   }
 
+  // Responses the pool started scoring before their turn (prepare), by the decoded value that
+  // handle gets again; one prepared and never handled is let go with its value.
+  const started = new WeakMap<RawResult, Promise<ScoredResponse>>();
+
   return {
     input: 'raw-results',
     onAssignment: () => tallies.clear(),
+    ...(pool && {
+      prepare({ value }) {
+        if (value.kind !== 'RESPONSE' || started.has(value)) return;
+        const scoring = pool.score(value);
+        // A failure reaches handle when the response's turn comes; one never handled must not end the process.
+        scoring.catch(() => {});
+        started.set(value, scoring);
+      },
+    }),
     handle({ value }) {
       const key = topicKeyOf(value);
       const runKey = runKeyOf(value);
       if (value.kind === 'RUN_END') return runEnd(value, key, runKey);
       if (!pool) return scored(value, key, runKey, scoreResponse(value));
-      return pool.score(value).then((response) => scored(value, key, runKey, response));
+      const scoring = started.get(value) ?? pool.score(value);
+      // Taken once: a retried handle scores afresh.
+      started.delete(value);
+      return scoring.then((response) => scored(value, key, runKey, response));
     },
   };
 }

@@ -234,3 +234,71 @@ describe('the runner with poison input', () => {
     expect(output!.headers[HEADERS.tenant]).toBe('acme');
   });
 });
+
+describe('the runner with a handler that prepares ahead', () => {
+  let ahead: KafkaTestContext;
+  let service: RunningService | undefined;
+
+  beforeAll(async () => {
+    ahead = await createKafkaTestContext('prepare-ahead');
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await ahead?.close();
+  });
+
+  it('hands each decodable input of a batch to prepare before its turn, handles them one at a time in order, and still dead-letters poison', async () => {
+    // Produced before the service starts, so its first fetch holds them all: one batch.
+    const producer = ahead.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const request = async (index: number) => ({ key: 'acme/ai-browser', value: await ahead.serde.encode('retrieval-requests', retrievalRequestFixture({ run_id: parseRunId(`run-ahead-${index}`) })) });
+    await producer.send({
+      topic: physicalTopic(ahead.naming, 'retrieval-requests'),
+      acks: -1,
+      messages: [await request(0), await request(1), await request(2), { key: 'acme/ai-browser', value: randomBytes(40) }, await request(4), await request(5)],
+    });
+    await producer.disconnect();
+
+    const events: string[] = [];
+    let handling = false;
+    service = await startService({
+      service: 'prepare-ahead',
+      kafka: ahead.kafka,
+      serde: ahead.serde,
+      naming: ahead.naming,
+      logger: ahead.logger,
+      handler: {
+        input: 'retrieval-requests',
+        prepare: ({ offset }) => {
+          events.push(`prepare ${offset}`);
+        },
+        handle: async ({ value, offset }) => {
+          // One at a time: a second handle while one is still going would see this set.
+          if (handling) events.push(`overlap ${offset}`);
+          handling = true;
+          events.push(`handle ${offset}`);
+          await new Promise((resolve) => setImmediate(resolve));
+          handling = false;
+          return [emit('raw-results', `${value.tenant}/${value.topic_id}`, { ...rawResponseFixture(), run_id: value.run_id })];
+        },
+      },
+    });
+
+    const outputs = await readMessages(ahead.kafka, physicalTopic(ahead.naming, 'raw-results'), 5);
+    const runIds = await Promise.all(outputs.map(async (message) => (await ahead.serde.decode('raw-results', message.value)).run_id));
+    expect(runIds).toEqual(['run-ahead-0', 'run-ahead-1', 'run-ahead-2', 'run-ahead-4', 'run-ahead-5']);
+    const [letter] = await readMessages(ahead.kafka, physicalTopic(ahead.naming, 'dead-letters'), 1);
+    expect((await ahead.serde.decode('dead-letters', letter!.value)).reason_code).toBe('UNDECODABLE');
+
+    expect(events.filter((event) => event.startsWith('handle'))).toEqual(['handle 0', 'handle 1', 'handle 2', 'handle 4', 'handle 5']);
+    expect(events.filter((event) => event.startsWith('overlap'))).toEqual([]);
+    for (const offset of ['0', '1', '2', '4', '5']) {
+      expect(events).toContain(`prepare ${offset}`);
+      expect(events.indexOf(`prepare ${offset}`)).toBeLessThan(events.indexOf(`handle ${offset}`));
+    }
+    expect(events).not.toContain('prepare 3');
+    // Ahead of its turn: the last input was prepared before the one before it was handled.
+    expect(events.indexOf('prepare 5')).toBeLessThan(events.indexOf('handle 4'));
+  });
+});
