@@ -5,7 +5,9 @@
  * turn comes before a worker took it, the event loop scores it itself instead of waiting. So the
  * workers score the next runs while the event loop collects and writes the current one, and when
  * they fall behind the event loop takes a share: on two cores one worker and the event loop are
- * both busy, without a second worker's memory.
+ * both busy, without a second worker's memory. Nothing is handed to the workers before they are
+ * ready (their modules take most of a second to load): until then the event loop scores every
+ * response, so a short replay does not wait for a thread that would start after it is done.
  * The scorer still takes responses one at a time in offset order (its run tallies need that).
  */
 import type { ResponseMessage, ScoredResponse, ScorePool } from '../scorer/index.ts';
@@ -22,9 +24,21 @@ export function createReadAheadPool(pool: ScorePool, scoreOnLoop: (message: Resp
   const queued: ResponseMessage[] = [];
   const started = new Map<ResponseMessage, Promise<ScoredResponse>>();
   let inWorkers = 0;
+  let ready = false;
+  // Workers that could not start fail the replay at the next turn, as a worker failing later does.
+  let startFailure: Error | null = null;
+  pool.whenReady().then(
+    () => {
+      ready = true;
+      fillWorkers();
+    },
+    (error: unknown) => {
+      startFailure = error instanceof Error ? error : new Error(String(error));
+    },
+  );
 
   function fillWorkers(): void {
-    while (inWorkers < WORKER_BACKLOG * pool.size && queued.length > 0) {
+    while (ready && inWorkers < WORKER_BACKLOG * pool.size && queued.length > 0) {
       const message = queued.shift()!;
       inWorkers += 1;
       const scoring = pool.score(message);
@@ -47,6 +61,7 @@ export function createReadAheadPool(pool: ScorePool, scoreOnLoop: (message: Resp
       fillWorkers();
     },
     async score(message) {
+      if (startFailure !== null) throw startFailure;
       const scoring = started.get(message);
       if (scoring !== undefined) {
         started.delete(message);
@@ -57,6 +72,7 @@ export function createReadAheadPool(pool: ScorePool, scoreOnLoop: (message: Resp
       if (index !== -1) queued.splice(index, 1);
       return scoreOnLoop(message);
     },
+    whenReady: () => pool.whenReady(),
     utilization: () => pool.utilization(),
     close: () => pool.close(),
   };

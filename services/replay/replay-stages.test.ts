@@ -117,6 +117,7 @@ describe('replayStages', () => {
       if (index === 6) values.push(Buffer.from('not json either'));
     }
     const [onTheLoop, inWorkers] = [tempDir(), tempDir()];
+    await workers.whenReady();
     const expected = await run(values, { targetDir: onTheLoop });
     expect(await run(values, { targetDir: inWorkers, scorePool: workers })).toEqual(expected);
     expect(filesUnder(inWorkers)).toEqual(filesUnder(onTheLoop));
@@ -124,8 +125,17 @@ describe('replayStages', () => {
     expect(expected.rejected.map((entry) => entry.stage)).toEqual(['decode', 'scorer', 'scorer', 'decode', 'scorer']);
   });
 
+  it('does not wait for workers still starting: the event loop scores the replay meanwhile, to the same files', async () => {
+    const starting: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('handed to a worker that is not ready')), whenReady: () => new Promise(() => {}), utilization: () => [], close: async () => {} };
+    const values = [feedResponse('run-a', REQUEST_A, 0, FEED_1), feedResponse('run-a', REQUEST_A, 1, FEED_2), runEnd('run-a', REQUEST_A, 2)];
+    const [onTheLoop, whileStarting] = [tempDir(), tempDir()];
+    const expected = await run(values, { targetDir: onTheLoop });
+    expect(await run(values, { targetDir: whileStarting, scorePool: starting })).toEqual(expected);
+    expect(filesUnder(whileStarting)).toEqual(filesUnder(onTheLoop));
+  });
+
   it('fails the replay when a worker fails, and then settles without a write still going on', async () => {
-    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), utilization: () => [], close: async () => {} };
+    const failing: ScorePool = { size: 1, model: DEFAULT_SCORING_MODEL, score: () => Promise.reject(new Error('a scoring worker exited with code 1')), whenReady: async () => {}, utilization: () => [], close: async () => {} };
     const stages = createReplayStages({ serde: jsonSerde(), logger: createLogger({ level: 'silent' }), runTimeoutMs: 60_000, targetDir: tempDir(), scorePool: failing });
     const pushes = async () => {
       for (const record of storedRecords([feedResponse('run-a', REQUEST_A, 0, FEED_1), runEnd('run-a', REQUEST_A, 1)])) await stages.push(record);

@@ -66,6 +66,19 @@ describe('createScorePool (worker threads)', () => {
     for (const [worker, reading] of after.entries()) expect(performance.eventLoopUtilization(reading, before[worker]).active).toBeGreaterThan(0);
   });
 
+  it('says when its workers can take work, and that they never will when none could start', async () => {
+    await expect(pool.whenReady()).resolves.toBeUndefined();
+    // A model its workers cannot compile: each fails while loading, before it is ready.
+    const unusable = { ...DEFAULT_SCORING_MODEL, definition: { ...DEFAULT_SCORING_MODEL.definition, ranking: null } } as unknown as typeof DEFAULT_SCORING_MODEL;
+    const broken = createScorePool(2, unusable);
+    try {
+      await expect(broken.whenReady()).rejects.toThrow(/scoring worker/);
+      await expect(broken.score(feedResponse(0))).rejects.toThrow('no scoring worker is alive');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('refuses work after close, and a pool needs a worker', async () => {
     const closing = createScorePool(1);
     await closing.close();

@@ -22,12 +22,21 @@ export interface ScoreWorkerData {
 }
 
 export type ScoreReply = { id: number; result: ScoredResponse } | { id: number; error: { message: string; stack: string } };
+/** What a worker posts: once `ready` when its modules are loaded, then a reply per task. */
+export type WorkerMessage = ScoreReply | { ready: true };
 
 export interface ScorePool {
   readonly size: number;
   /** The scoring model every worker scores with. */
   readonly model: ScoringModel;
   score(message: ResponseMessage): Promise<ScoredResponse>;
+  /**
+   * Resolves once a worker has loaded its modules and scores what it is given at once (one still
+   * loading, most of a second after the pool starts, only queues it); rejects when every worker
+   * failed before that. A caller with work it can do itself meanwhile (replay) waits for this
+   * before handing any over.
+   */
+  whenReady(): Promise<void>;
   /**
    * Each worker's event-loop utilization since it started: busy is scoring. Two readings and
    * performance.eventLoopUtilization(later, earlier) give a window's share, which tells whether
@@ -47,6 +56,7 @@ interface PooledWorker {
   worker: Worker;
   pending: Map<number, Pending>;
   alive: boolean;
+  ready: boolean;
 }
 
 const WORKER_ENTRY = new URL('./score-worker.ts', import.meta.url);
@@ -55,15 +65,29 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
   let nextId = 0;
   let closed = false;
+  let markReady!: () => void;
+  let failStart!: (error: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    failStart = reject;
+  });
+  // Nobody may be waiting for it: a pool that never started must not end the process on its own.
+  ready.catch(() => {});
 
   const workers: PooledWorker[] = Array.from({ length: size }, () => {
-    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY, { workerData: { model: model.definition } satisfies ScoreWorkerData }), pending: new Map(), alive: true };
+    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY, { workerData: { model: model.definition } satisfies ScoreWorkerData }), pending: new Map(), alive: true, ready: false };
     const failAll = (error: Error) => {
       pooled.alive = false;
       for (const task of pooled.pending.values()) task.reject(error);
       pooled.pending.clear();
+      if (workers.every((entry) => !entry.alive)) failStart(error);
     };
-    pooled.worker.on('message', (reply: ScoreReply) => {
+    pooled.worker.on('message', (reply: WorkerMessage) => {
+      if ('ready' in reply) {
+        pooled.ready = true;
+        markReady();
+        return;
+      }
       const task = pooled.pending.get(reply.id);
       if (!task) return;
       pooled.pending.delete(reply.id);
@@ -81,14 +105,16 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
     score(message) {
       const live = workers.filter((entry) => entry.alive);
       if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));
-      // The least busy worker takes it; its port queues the task if it is still starting.
-      const target = live.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
+      // The least busy ready worker takes it; with none ready yet, a starting one queues it on its port.
+      const candidates = live.some((entry) => entry.ready) ? live.filter((entry) => entry.ready) : live;
+      const target = candidates.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
       const id = nextId++;
       return new Promise<ScoredResponse>((resolve, reject) => {
         target.pending.set(id, { resolve, reject });
         target.worker.postMessage({ id, message } satisfies ScoreTask);
       });
     },
+    whenReady: () => ready,
     utilization: () => workers.map((entry) => entry.worker.performance.eventLoopUtilization()),
     async close() {
       closed = true;

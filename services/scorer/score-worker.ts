@@ -7,10 +7,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers } from './normalize-response.ts';
 import { createResponseScorer, type ResponseMessage } from './score-response.ts';
-import type { ScoreReply, ScoreTask, ScoreWorkerData } from './score-pool.ts';
+import type { ScoreReply, ScoreTask, ScoreWorkerData, WorkerMessage } from './score-pool.ts';
 
 const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: compileScoringModel((workerData as ScoreWorkerData).model) });
 const port = parentPort!;
+// Its modules are loaded (most of a second after the thread starts): the pool may hand it work now.
+port.postMessage({ ready: true } satisfies WorkerMessage);
 
 port.on('message', (task: ScoreTask) => {
   let reply: ScoreReply;
