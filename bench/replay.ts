@@ -14,14 +14,14 @@ import path from 'node:path';
 import { loadConfig } from '../runtime/config.ts';
 import { createRegistry } from '../runtime/kafka.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { createSerde } from '../runtime/serde.ts';
+import { createSerde, type Serde } from '../runtime/serde.ts';
 import { createReplayStages } from '../services/replay/replay-stages.ts';
 import { createScorePool } from '../services/scorer/index.ts';
 import type { ResponseMessage } from '../services/scorer/score-response.ts';
 import { syncFilesUnder } from '../services/sink/index.ts';
 import { TOPIC_NAMES, valueSubject } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
-import { cpuShareSince, memorySample, round, type MemorySample } from './measure.ts';
+import { cpuShareSince, median, memorySample, round, type MemorySample } from './measure.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 import { parseRunId } from '../runtime/ids.ts';
 
@@ -40,7 +40,20 @@ export interface ReplayFigures {
   cores: number;
   scoringWorkers: number;
   memory: MemorySample[];
+  /** Replays timed from a cold start, the workers starting with them, as `skrya replay` starts them. */
+  cold: ColdReplay[];
 }
+
+export interface ColdReplay {
+  rawItems: number;
+  /** Median wall time (ms) from starting the workers (none: 0) to the last run written. */
+  withWorkersMs: number;
+  onEventLoopMs: number;
+}
+
+/** Replay sizes timed from a cold start: one run, and a day's worth of runs of a busy topic. */
+const COLD_RUNS = [1, 100];
+const COLD_REPETITIONS = 3;
 
 function firstResponseOf(run: GeneratedRun): ResponseMessage {
   return run.messages.find((message) => message.kind === 'RESPONSE') as ResponseMessage;
@@ -83,10 +96,48 @@ export async function benchReplay(options: { rawItems: number }): Promise<Replay
     syncFilesUnder(targetDir);
     const seconds = (performance.now() - started) / 1000;
     const cpuShare = round(cpuShareSince(cpuAtStart, seconds * 1000), 3);
-    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, cores: Math.min(os.availableParallelism(), config.SKRYA_SCORER_WORKERS + 1), scoringWorkers: config.SKRYA_SCORER_WORKERS, memory };
+    const cold = config.SKRYA_SCORER_WORKERS === 0 ? [] : await coldReplays(pool, serde, config.SKRYA_SCORER_WORKERS);
+    return { rawItems: totalRuns * itemsPerRun, runs: totalRuns, runsWritten: runs.length, seconds: round(seconds, 2), itemsPerSecond: (totalRuns * itemsPerRun) / seconds, cpuShare, cores: Math.min(os.availableParallelism(), config.SKRYA_SCORER_WORKERS + 1), scoringWorkers: config.SKRYA_SCORER_WORKERS, memory, cold };
   } finally {
     await scorePool?.close();
     fs.rmSync(targetDir, { recursive: true, force: true });
     await deleteSubjects(config.SKRYA_REGISTRY_URL, TOPIC_NAMES.map((topic) => valueSubject(naming, topic)));
   }
+}
+
+/**
+ * Short replays as a user starts them: the clock starts with the scoring workers (or with none),
+ * so their start-up counts; with workers and on the event loop alone, alternating, the median of
+ * COLD_REPETITIONS each. The records are encoded before the clock starts (the broker read is left out).
+ */
+async function coldReplays(pool: readonly GeneratedRun[], serde: Serde, workers: number): Promise<ColdReplay[]> {
+  const figures: ColdReplay[] = [];
+  for (const runCount of COLD_RUNS) {
+    const records: Array<{ key: Buffer; value: Buffer }> = [];
+    for (let runNumber = 0; runNumber < runCount; runNumber++) {
+      const template = pool[runNumber % POOL_RUNS]!;
+      for (const raw of template.messages) records.push({ key: Buffer.from(template.key), value: await serde.encode('raw-results', { ...raw, run_id: parseRunId(`cold-${runNumber}`) }) });
+    }
+    const timings = { withWorkers: [] as number[], onEventLoop: [] as number[] };
+    for (let repetition = 0; repetition < COLD_REPETITIONS; repetition++) {
+      for (const withWorkers of [true, false]) {
+        const targetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-replay-cold-'));
+        const started = performance.now();
+        const scorePool = withWorkers ? createScorePool(workers) : undefined;
+        try {
+          const stages = createReplayStages({ serde, logger: createLogger({ level: 'warn', name: 'bench-replay' }), runTimeoutMs: 600_000, targetDir, scorePool });
+          let offset = 0;
+          for (const { key, value } of records) await stages.push({ partition: 0, offset: String(offset++), timestamp: '0', key, value, headers: {} });
+          await stages.finish();
+          syncFilesUnder(targetDir);
+          (withWorkers ? timings.withWorkers : timings.onEventLoop).push(performance.now() - started);
+        } finally {
+          await scorePool?.close();
+          fs.rmSync(targetDir, { recursive: true, force: true });
+        }
+      }
+    }
+    figures.push({ rawItems: runCount * pool[0]!.items, withWorkersMs: round(median(timings.withWorkers), 0), onEventLoopMs: round(median(timings.onEventLoop), 0) });
+  }
+  return figures;
 }
