@@ -175,6 +175,23 @@ describe('skrya rank on a generated file with known duplicates', () => {
     expect(ranked).toHaveLength(input.trueDocuments);
     expect(ranked.reduce((sum, entry) => sum + 1 + (entry.merged as unknown[]).length, 0)).toBe(input.lines);
   });
+
+  it('writes the same bytes to a writer that makes it wait (a full pipe) as to one that does not, over several output buffers', async () => {
+    const input = generateRankInput({ lines: 3_000, duplicateShare: 0.3, seed: 7 });
+    const rankOptions = { ...options, queries: ['kafka release'] };
+    const atOnce: Buffer[] = [];
+    await rankLines(textInput(input.text, 'generated.jsonl'), rankOptions, (chunk) => {
+      atOnce.push(Buffer.from(chunk));
+    });
+    const later: Buffer[] = [];
+    await rankLines(textInput(input.text, 'generated.jsonl'), rankOptions, async (chunk) => {
+      await new Promise(setImmediate);
+      later.push(Buffer.from(chunk));
+    });
+    expect(atOnce.length).toBeGreaterThan(1);
+    expect(parseLines(Buffer.concat(later).toString())).toHaveLength(input.trueDocuments);
+    expect(Buffer.concat(later).equals(Buffer.concat(atOnce))).toBe(true);
+  });
 });
 
 describe('skrya rank reads a file, stdin or a stream alike', () => {
