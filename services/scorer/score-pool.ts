@@ -65,12 +65,7 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
   let nextId = 0;
   let closed = false;
-  let markReady!: () => void;
-  let failStart!: (error: Error) => void;
-  const ready = new Promise<void>((resolve, reject) => {
-    markReady = resolve;
-    failStart = reject;
-  });
+  const { promise: ready, resolve: markReady, reject: failStart } = Promise.withResolvers<void>();
   // Nobody may be waiting for it: a pool that never started must not end the process on its own.
   ready.catch(() => {});
 
