@@ -41,7 +41,7 @@ export interface KafkaPort {
   consume<T extends TopicName>(run: StageRun<T>): Promise<RunningService>;
   publisher(stage: string): Promise<Publisher>;
   /** Every committed message from the beginning up to the end offsets at the time of the call. */
-  readToEnd<T extends TopicName>(topic: T, options?: { timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> }>>;
+  readToEnd<T extends TopicName>(topic: T): Promise<Array<{ key: string | null; value: ValueOf<T> }>>;
   /** A compacted state topic as a map: every key's newest value. */
   readCompacted<T extends TopicName>(topic: T): Promise<Map<string, ValueOf<T>>>;
   /** The records of a topic stamped in [sinceMs, untilMs), undecoded, in offset order per partition. */
@@ -70,7 +70,7 @@ export function createKafkaPort(deps: { kafka: Kafka; serde: Serde; naming: Topi
     serde,
     consume: (run) => startService({ ...run, kafka, serde, naming }),
     publisher: (stage) => createPublisher({ kafka, serde, naming, stage }),
-    readToEnd: (topic, options = {}) => readTopicToEnd({ kafka, serde, naming, topic, ...options }),
+    readToEnd: (topic) => readTopicToEnd({ kafka, serde, naming, topic }),
     readCompacted: (topic) => readCompactedTopic({ kafka, serde, naming, topic }),
     readTimeRange: (topic, read) => readTimeRange({ kafka, naming, topic: physicalTopic(naming, topic), ...read }),
     follow: (topic, purpose, onRecord) => followTopic({ kafka, serde, naming, topic, purpose, onRecord }),

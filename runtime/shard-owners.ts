@@ -1,7 +1,7 @@
 /**
  * Shard ownership over Kafka for a scheduler such as the monitor. Members of one consumer group
  * share the partitions ("shards") of a compacted config topic. For each shard it owns, a member:
- *  1. fences the shard's previous owner by starting the shard's own transactional producer
+ *  1. fences the shard's previous owner by initialising the shard's own transactional producer
  *     (transactional id `<prefix>skrya-<group>-shard-<n>`: a new owner's initialisation aborts the
  *     old owner's open transaction and makes its later ones fail), or, for a shard it keeps across
  *     a rebalance, waits for its own transaction in flight;
@@ -19,7 +19,8 @@ import type { Logger } from './logger.ts';
 import { standardHeaders } from './headers.ts';
 import { PRODUCER_CONFIG } from './publishers.ts';
 import type { Serde } from './serde.ts';
-import { TOPICS, consumerGroup, physicalTopic, readerGroup, shardTransactionalId, type TopicName, type TopicNaming } from '../topics/topics.ts';
+import { readRecordsToEnd } from './topic-readers.ts';
+import { TOPICS, consumerGroup, physicalTopic, shardTransactionalId, type TopicName, type TopicNaming } from '../topics/topics.ts';
 import type { z } from 'zod';
 
 type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
@@ -115,7 +116,6 @@ interface ShardProducer {
 interface OwnersContext<C extends TopicName, S extends TopicName> {
   options: ShardOwnersOptions<C, S>;
   configTopic: string;
-  stateTopic: string;
   logger: Logger;
   consumer: Consumer;
   producers: Map<number, ShardProducer>;
@@ -194,8 +194,12 @@ async function shardProducer<C extends TopicName, S extends TopicName>(context: 
   }
   const { kafka, naming, service } = context.options;
   const producer = kafka.producer({ ...PRODUCER_CONFIG, transactionalId: shardTransactionalId(naming, service, shard) });
-  // Initialising the transactional id aborts the previous owner's open transaction and fences it.
   await producer.connect();
+  // kafkajs registers the transactional id only when the first transaction begins (connect gets a
+  // plain idempotent id): begin an empty one now, so the previous owner's open transaction is
+  // aborted and its later ones refused before this owner reads the shard's state.
+  const fence = await producer.transaction();
+  await fence.abort();
   const created: ShardProducer = { producer, queue: Promise.resolve(), fenced: false };
   context.producers.set(shard, created);
   return created;
@@ -203,45 +207,13 @@ async function shardProducer<C extends TopicName, S extends TopicName>(context: 
 
 /** Every key's newest committed value in the given partitions of the state topic. */
 async function readState<C extends TopicName, S extends TopicName>(context: OwnersContext<C, S>, shards: readonly number[]): Promise<Map<number, Map<string, ValueOf<S>>>> {
-  const { kafka, serde, naming } = context.options;
-  const { stateTopic } = context;
+  const { kafka, serde, naming, stateTopic } = context.options;
   const states = new Map(shards.map((shard) => [shard, new Map<string, ValueOf<S>>()]));
-  const ends = await endOffsets(kafka, stateTopic);
-  const pending = new Set(shards.filter((shard) => (ends.get(shard) ?? 0n) > 0n));
-  if (pending.size === 0) return states;
-  // A throwaway group that never commits: reading state disturbs no one.
-  const readerGroupId = readerGroup(naming, `state-${context.options.stateTopic}`);
-  const reader = kafka.consumer({ groupId: readerGroupId, readUncommitted: false, maxBytes: 32 * 1024 * 1024 });
-  await reader.connect();
-  await reader.subscribe({ topic: stateTopic, fromBeginning: true });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      void reader.run({
-        autoCommit: false,
-        eachBatch: async ({ batch }) => {
-          const state = states.get(batch.partition);
-          if (!state) {
-            reader.pause([{ topic: stateTopic, partitions: [batch.partition] }]);
-            return;
-          }
-          for (const message of batch.messages) {
-            const key = message.key?.toString('utf8');
-            if (key === undefined) continue;
-            if (message.value === null) state.delete(key);
-            else state.set(key, await serde.decode(context.options.stateTopic, message.value));
-          }
-          // Transaction markers occupy offsets too, so "done" is reaching the end offset.
-          if (BigInt(batch.lastOffset()) + 1n >= (ends.get(batch.partition) ?? 0n)) {
-            pending.delete(batch.partition);
-            if (pending.size === 0) resolve();
-          }
-        },
-      }).catch(reject);
-    });
-  } finally {
-    await reader.disconnect();
-    const cleanup = kafka.admin();
-    await cleanup.connect().then(() => cleanup.deleteGroups([readerGroupId])).catch(() => {}).finally(() => cleanup.disconnect());
+  // No idle limit: a broker away for a while is waited out, as kafkajs's retries wait it out.
+  for (const { partition, key, value } of await readRecordsToEnd({ kafka, serde, naming, topic: stateTopic, partitions: shards, idleTimeoutMs: null })) {
+    if (key === null) continue;
+    if (value === null) states.get(partition)!.delete(key);
+    else states.get(partition)!.set(key, value);
   }
   return states;
 }
@@ -375,7 +347,6 @@ async function stopOwners<C extends TopicName, S extends TopicName>(context: Own
 export async function startShardOwners<C extends TopicName, S extends TopicName>(options: ShardOwnersOptions<C, S>): Promise<ShardOwners> {
   const { kafka, naming, service } = options;
   const configTopic = physicalTopic(naming, options.configTopic);
-  const stateTopic = physicalTopic(naming, options.stateTopic);
   const logger = options.logger.child({ service, topic: configTopic });
   const consumer = createGroupConsumer(kafka, naming, service, options.sessionTimeoutMs ?? 45_000);
   const { promise: ready, resolve: resolveReady } = Promise.withResolvers<void>();
@@ -383,7 +354,6 @@ export async function startShardOwners<C extends TopicName, S extends TopicName>
   const context: OwnersContext<C, S> = {
     options,
     configTopic,
-    stateTopic,
     logger,
     consumer,
     producers: new Map(),
@@ -403,7 +373,7 @@ export async function startShardOwners<C extends TopicName, S extends TopicName>
   });
   consumer.on(consumer.events.GROUP_JOIN, (event) => onGroupJoin(context, event));
 
-  await assertSameShards(kafka, configTopic, stateTopic);
+  await assertSameShards(kafka, configTopic, physicalTopic(naming, options.stateTopic));
   await consumer.connect();
   await consumer.subscribe({ topic: configTopic, fromBeginning: true });
   await consumer.run({ autoCommit: false, eachBatch: (payload) => consumeConfigs(context, payload) });

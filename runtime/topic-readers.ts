@@ -78,8 +78,8 @@ export interface ReadRangesOptions {
   /** Names the throwaway group (it is deleted afterwards), e.g. `dlq`. */
   purpose: string;
   naming: TopicNaming;
-  /** Fails with BROKER_UNAVAILABLE when no batch arrives for this long. */
-  idleTimeoutMs?: number;
+  /** Fails with BROKER_UNAVAILABLE when no batch arrives for this long; null waits as long as the consumer's own retries do. */
+  idleTimeoutMs?: number | null;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
   const next = new Map([...pending].map(([partition, range]) => [partition, BigInt(range.start)]));
   const groupId = readerGroup(options.naming, options.purpose);
   const consumer = options.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxBytes: 32 * 1024 * 1024, maxBytesPerPartition: 16 * 1024 * 1024 });
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const idleTimeoutMs = options.idleTimeoutMs === undefined ? DEFAULT_IDLE_TIMEOUT_MS : options.idleTimeoutMs;
 
   let settle: (error?: unknown) => void = () => {};
   const finished = new Promise<void>((resolve, reject) => {
@@ -103,6 +103,7 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdleTimer = () => {
     clearTimeout(idleTimer);
+    if (idleTimeoutMs === null) return;
     idleTimer = setTimeout(() => settle(new SkryaError('BROKER_UNAVAILABLE', `reading ${options.topic}: no data for ${idleTimeoutMs} ms with ${pending.size} partition(s) still unread`)), idleTimeoutMs);
   };
   const reached = (partition: number, lastOffset: string) => {
@@ -120,9 +121,12 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
     if (idle.length > 0) consumer.pause([{ topic: options.topic, partitions: idle }]);
   });
 
-  // Batches made only of control records or aborted messages never reach eachBatch; this event does.
+  // Progress is counted here, after eachBatch: batches made only of aborted messages and
+  // transaction markers (a partition whose last transaction was aborted) never reach eachBatch.
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-    if (payload.topic === options.topic && payload.lastOffset !== null) reached(payload.partition, String(payload.lastOffset));
+    if (payload.topic !== options.topic) return;
+    armIdleTimer();
+    if (payload.lastOffset !== null) reached(payload.partition, String(payload.lastOffset));
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     if (!payload.restart) settle(new SkryaError('BROKER_UNAVAILABLE', `reading ${options.topic} failed: ${describeError(payload.error)}`, { cause: payload.error }));
@@ -135,7 +139,6 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch }) => {
-        armIdleTimer();
         const range = pending.get(batch.partition);
         if (!range) return;
         try {
@@ -145,7 +148,6 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
             next.set(batch.partition, offset + 1n);
             await options.onRecord(toStoredRecord(batch.partition, message));
           }
-          reached(batch.partition, batch.lastOffset());
         } catch (error) {
           // A failing onRecord ends the read with its error; kafkajs would retry the batch forever.
           settle(error);
@@ -196,54 +198,42 @@ export async function readTimeRange(options: {
 }
 
 
-/** Every record of the topic up to its end (committed only), tombstones (null values) included. */
-async function readRecordsToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> | null }>> {
-  const topic = physicalTopic(options.naming, options.topic);
-  // Transaction markers occupy offsets too, so "done" is reaching the end offset, not a message count.
-  const ends = new Map((await withAdmin(options.kafka, (admin) => admin.fetchTopicOffsets(topic))).map((partition) => [partition.partition, BigInt(partition.high)]));
-  const values: Array<{ key: string | null; value: ValueOf<T> | null }> = [];
-  const pending = new Set([...ends].filter(([, high]) => high > 0n).map(([partition]) => partition));
-  if (pending.size === 0) return values;
+/** A record of a topic read to its end, decoded; a null value is a tombstone. */
+export interface DecodedRecord<T extends TopicName> {
+  partition: number;
+  key: string | null;
+  value: ValueOf<T> | null;
+}
 
-  // A throwaway group that never commits: reading state must not disturb anyone.
-  const groupId = readerGroup(options.naming, `state-${options.topic}`);
-  const consumer = options.kafka.consumer({ groupId, readUncommitted: false });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`reading ${topic} did not reach its end within ${options.timeoutMs ?? 30_000} ms`)), options.timeoutMs ?? 30_000);
-      const settle = (partition: number, nextOffset: bigint) => {
-        if (nextOffset >= (ends.get(partition) ?? 0n)) pending.delete(partition);
-        if (pending.size === 0) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      void consumer.run({
-        autoCommit: false,
-        eachBatch: async ({ batch }) => {
-          for (const message of batch.messages) {
-            values.push({ key: message.key?.toString('utf8') ?? null, value: message.value ? await options.serde.decode(options.topic, message.value) : null });
-          }
-          settle(batch.partition, BigInt(batch.lastOffset()) + 1n);
-        },
-      }).catch(reject);
-    });
-  } finally {
-    await consumer.disconnect();
-    await deleteGroup(options.kafka, groupId);
-  }
-  return values;
+/**
+ * Every record of the topic (or of the given partitions) up to the end each partition has now,
+ * committed only, tombstones included, in offset order within a partition.
+ */
+export async function readRecordsToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; partitions?: readonly number[]; idleTimeoutMs?: number | null }): Promise<Array<DecodedRecord<T>>> {
+  const topic = physicalTopic(options.naming, options.topic);
+  const ranges = (await wholeTopicRanges(options.kafka, topic)).filter((range) => options.partitions?.includes(range.partition) ?? true);
+  const records: Array<DecodedRecord<T>> = [];
+  await readOffsetRanges({
+    kafka: options.kafka,
+    naming: options.naming,
+    topic,
+    ranges,
+    purpose: `state-${options.topic}`,
+    idleTimeoutMs: options.idleTimeoutMs,
+    onRecord: async (record) => {
+      records.push({ partition: record.partition, key: record.key?.toString('utf8') ?? null, value: record.value ? await options.serde.decode(options.topic, record.value) : null });
+    },
+  });
+  return records;
 }
 
 /** Every record with a value of the topic up to its end (committed only). */
-export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Array<{ key: string | null; value: ValueOf<T> }>> {
-  return (await readRecordsToEnd(options)).filter((record): record is { key: string | null; value: ValueOf<T> } => record.value !== null);
+export async function readTopicToEnd<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T }): Promise<Array<{ key: string | null; value: ValueOf<T> }>> {
+  return (await readRecordsToEnd(options)).filter((record) => record.value !== null).map((record) => ({ key: record.key, value: record.value! }));
 }
 
 /** A compacted state topic as a map: every key's newest value; a tombstone deletes its key. */
-export async function readCompactedTopic<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T; timeoutMs?: number }): Promise<Map<string, ValueOf<T>>> {
+export async function readCompactedTopic<T extends TopicName>(options: { kafka: Kafka; serde: Serde; naming: TopicNaming; topic: T }): Promise<Map<string, ValueOf<T>>> {
   const state = new Map<string, ValueOf<T>>();
   for (const { key, value } of await readRecordsToEnd(options)) {
     if (key === null) continue;
