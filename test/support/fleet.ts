@@ -181,3 +181,8 @@ export function exactlyOnce(expectedKeys: readonly string[], requests: readonly 
     unexpected: [...counts.keys()].filter((key) => !expected.has(key)),
   };
 }
+
+/** The verdict with at most five keys a list: short enough to print whole in a failure message. */
+export function briefVerdict(verdict: ExactlyOnceVerdict): ExactlyOnceVerdict {
+  return { ...verdict, missing: verdict.missing.slice(0, 5), duplicated: verdict.duplicated.slice(0, 5), unexpected: verdict.unexpected.slice(0, 5) };
+}
