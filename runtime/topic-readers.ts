@@ -121,12 +121,16 @@ export async function readOffsetRanges(options: ReadRangesOptions): Promise<void
     if (idle.length > 0) consumer.pause([{ topic: options.topic, partitions: idle }]);
   });
 
+  // Idle is waiting on the broker: the timer stops while a batch is processed.
+  consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => {
+    if (payload.topic === options.topic) clearTimeout(idleTimer);
+  });
   // Progress is counted here, after eachBatch: batches made only of aborted messages and
   // transaction markers (a partition whose last transaction was aborted) never reach eachBatch.
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
     if (payload.topic !== options.topic) return;
-    armIdleTimer();
     if (payload.lastOffset !== null) reached(payload.partition, String(payload.lastOffset));
+    if (pending.size > 0) armIdleTimer();
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     if (!payload.restart) settle(new SkryaError('BROKER_UNAVAILABLE', `reading ${options.topic} failed: ${describeError(payload.error)}`, { cause: payload.error }));
