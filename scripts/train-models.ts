@@ -1,6 +1,6 @@
 /**
  * Builds the learned classifiers into the git-ignored model cache (.skrya/models, or
- * SKRYA_MODEL_DIR):
+ * SKRYA_MODEL_DIR), and with `all` the packed language-detection database (eld-database.ts):
  *   node scripts/train-models.ts [injection|intent|all] [--force]
  * Without --force a model whose recipe and sources are unchanged is left as it is (the install
  * step and the test setup call this). Training is deterministic: the same sources give the same
@@ -11,6 +11,7 @@ import { injectionModel } from '../domain/screening/learned-model.ts';
 import { detectSignals } from '../domain/intent/detect-signals.ts';
 import { intentModel } from '../domain/intent/learned-intent.ts';
 import { modelDir } from '../domain/learned/model-cache.ts';
+import { eldDatabaseKey, loadEldDatabase } from '../domain/text/eld-database.ts';
 import { isSkryaError } from '../runtime/errors.ts';
 
 const which = process.argv.slice(2).find((argument) => !argument.startsWith('--')) ?? 'all';
@@ -33,7 +34,7 @@ function build(name: string, key: () => string, load: () => void): void {
     process.stderr.write(`train-models: ${name}: ${error.code}: ${error.message}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${name}: ${fresh ? `trained in ${((performance.now() - started) / 1000).toFixed(1)} s` : 'up to date'} → ${path}\n`);
+  process.stdout.write(`${name}: ${fresh ? `built in ${((performance.now() - started) / 1000).toFixed(1)} s` : 'up to date'} → ${path}\n`);
 }
 
 if (which !== 'intent') {
@@ -43,3 +44,4 @@ if (which !== 'intent') {
   });
 }
 if (which !== 'injection') build('intent', () => intentModel.keyOf(), () => void intentModel(detectSignals));
+if (which === 'all') build('eld-small', eldDatabaseKey, () => void loadEldDatabase());

@@ -4,12 +4,13 @@
  * `npm run train:*` / the install step. The file name carries a hash of everything that defines
  * the model (recipe, corpus generator, features, trainer sources), so a change to any of them
  * makes the old file stale and the next use rebuilds it. Writes go to a temporary name and are
- * renamed into place, so parallel processes never read a half-written model.
+ * renamed into place, so parallel processes and threads never read a half-written model.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -36,7 +37,8 @@ export function loadOrBuild(name: string, key: string, build: () => Buffer): Cac
   if (existsSync(path)) return { path, bytes: readFileSync(path), built: false };
   const bytes = build();
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
+  // Worker threads of one process may build the same file at once: each writes a name of its own.
+  const temporary = `${path}.${process.pid}.${threadId}.tmp`;
   writeFileSync(temporary, bytes);
   renameSync(temporary, path);
   // Older builds of the same model are stale by construction: keep the cache to one file a model.

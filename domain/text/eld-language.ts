@@ -3,8 +3,8 @@
  * per-call costs: it collects a text's byte n-grams as keys of a plain object and walks each
  * n-gram's per-language scores with `for…in` over integer keys, which allocates a string per
  * language: that was most of the detection's time, and detection over a third of parsing the stage
- * bench's feeds. Here the same n-grams go into a Set and each n-gram's scores are read once into a
- * typed array, about four times faster on a 200-character sample.
+ * bench's feeds. Here the same n-grams go into a Set and each n-gram's scores are one typed array
+ * (eld-database.ts), about four times faster on a 200-character sample.
  *
  * The answer is the library's, not an approximation: the same regular expression and byte
  * dictionary (ELD's own modules), the same word cut and n-grams, and a language's score is a sum
@@ -16,25 +16,15 @@
  * calculateScores, getMaxLang), Copyright 2023 Nito T.M., Apache-2.0. eld-language.test.ts holds
  * it to eld.detect on every corpus text and on random text, so an upgrade that changes them fails.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { eldModule, loadEldDatabase } from './eld-database.ts';
 
-interface EldDatabase {
-  languages: Record<number, string>;
-  ngrams: Record<string, Record<number, number> | undefined>;
-}
+const { separators } = eldModule<{ separators: RegExp }>('regexPatterns.js');
+const { dictionary } = eldModule<{ dictionary: readonly string[] }>('dictionary.js');
+const database = loadEldDatabase();
 
-// The database, separator pattern and byte dictionary are not in the package's exports: they are
-// loaded by path beside the entry the exports do name (the same files `eld/small` runs).
-const load = createRequire(import.meta.url);
-const ELD_SOURCES = new URL('..', `${import.meta.resolve('eld/small')}`);
-const { ngramsData } = load(fileURLToPath(new URL('ngrams/small.js', ELD_SOURCES))) as { ngramsData: EldDatabase };
-const { separators } = load(fileURLToPath(new URL('regexPatterns.js', ELD_SOURCES))) as { separators: RegExp };
-const { dictionary } = load(fileURLToPath(new URL('dictionary.js', ELD_SOURCES))) as { dictionary: readonly string[] };
-
-const LANGUAGE_COUNT = Object.keys(ngramsData.languages).length;
-/** ELD subtracts this from every stored score to keep its database small and adds it back. */
-const BASE_NGRAM_SCORE = 53;
+/** The languages ELD knows (`eld.info().Languages`), as ISO 639-1 codes. */
+export const ELD_LANGUAGES: readonly string[] = database.languages;
+const LANGUAGE_COUNT = database.languages.length;
 /** ELD reads no more of a text. */
 const MAX_TEXT = 1_000;
 /** Cut at the first space after this many UTF-8 bytes, or after any character past the next limit. */
@@ -43,25 +33,8 @@ const ENFORCE_CUT_AFTER_BYTES = 380;
 /** Longer words are read up to this many bytes. */
 const MAX_WORD_BYTES = 70;
 
-/**
- * Each n-gram's scores as (language, score) pairs, read from the database once. Only n-grams the
- * database holds are kept, so the memo is bounded by the database (about 81,000 n-grams).
- */
-const ngramScores = new Map<string, Int32Array>();
-const NO_SCORES = new Int32Array(0);
+const { pairStarts, pairs } = database;
 const scores = new Float64Array(LANGUAGE_COUNT);
-
-function scoresOf(ngram: string): Int32Array {
-  const known = ngramScores.get(ngram);
-  if (known !== undefined) return known;
-  const entry = ngramsData.ngrams[ngram];
-  if (entry === undefined) return NO_SCORES;
-  const pairs: number[] = [];
-  for (const language in entry) pairs.push(Number(language), entry[language as unknown as number]! + BASE_NGRAM_SCORE);
-  const packed = Int32Array.from(pairs);
-  ngramScores.set(ngram, packed);
-  return packed;
-}
 
 /** A word's n-grams: four bytes at a stride of three, the first marked by a leading space, the last by a trailing one. */
 function addNgrams(word: string, into: Set<string>): void {
@@ -121,8 +94,9 @@ function ngramsOf(text: string): Set<string> {
 export function eldLanguage(text: string): string {
   scores.fill(0);
   for (const ngram of ngramsOf(text)) {
-    const pairs = scoresOf(ngram);
-    for (let at = 0; at < pairs.length; at += 2) scores[pairs[at]!]! += pairs[at + 1]!;
+    const index = database.indexOf(ngram);
+    if (index < 0) continue;
+    for (let at = pairStarts[index]!; at < pairStarts[index + 1]!; at += 2) scores[pairs[at]!]! += pairs[at + 1]!;
   }
   let best = -1;
   let bestScore = 0;
@@ -132,5 +106,5 @@ export function eldLanguage(text: string): string {
       best = language;
     }
   }
-  return best < 0 ? '' : (ngramsData.languages[best] ?? '');
+  return best < 0 ? '' : (database.languages[best] ?? '');
 }

@@ -5,8 +5,21 @@
  * eight) and it knows the scripts itself, so no per-script candidate lists are needed.
  * The small database: same answers as the larger ones on our tests, a third of their load time.
  */
-import { eld } from 'eld/small';
-import { eldLanguage } from './eld-language.ts';
+import type { eld as Eld } from 'eld/small';
+import { eldModule } from './eld-database.ts';
+import { ELD_LANGUAGES, eldLanguage } from './eld-language.ts';
+
+let library: typeof Eld | undefined;
+
+/**
+ * ELD itself, for its reliability and scores when the text and the declared language disagree:
+ * loaded on first need, since evaluating its database module takes over half a second of CPU (a
+ * process that never needs it never pays; eld-language.ts reads a packed copy of the database).
+ */
+function eldLibrary(): typeof Eld {
+  library ??= eldModule<{ eld: typeof Eld }>('entries/static.small.js').eld;
+  return library;
+}
 
 /**
  * Below this many letters the text says too little to tell (a four-word English page scores as
@@ -53,7 +66,7 @@ function latinScriptOnly(text: string): boolean {
 /** Candidates this close to the best score are treated as ties. */
 const TIE_RATIO = 0.95;
 
-const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(Object.values(eld.info().Languages));
+const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(ELD_LANGUAGES);
 
 /**
  * Detected language, or the declared one (`<html lang>`, a feed's `<language>`, front matter)
@@ -77,7 +90,7 @@ export function detectLanguage(text: string, declared: string | null = null): st
   // Detected as declared: the answer is the same whatever the reliability and scores say, and
   // working those out (a sort over every language's score) cost a fifth of the detection.
   if (declaredCode === language) return declaredCode;
-  const result = eld.detect(sample);
+  const result = eldLibrary().detect(sample);
   if (!result.isReliable()) return declaredCode;
   const scores = result.getScores();
   const best = scores[result.language] ?? 0;
