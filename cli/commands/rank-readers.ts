@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../../runtime/worker-threads.ts';
 import type { LineBatch } from '../json-lines.ts';
 import { createBatchReader, type ReadBatch, type ReadingSetup } from './rank-reading.ts';
 
@@ -47,7 +47,7 @@ export function startReaders(setup: ReadingSetup, plan: ReadingPlan): BatchReade
 const THREAD_ENTRY = new URL('./rank-reading-thread.ts', import.meta.url);
 
 function startReadingThread(setup: ReadingSetup): BatchReader {
-  const worker = new Worker(THREAD_ENTRY, { workerData: setup });
+  const worker = startWorker(THREAD_ENTRY, { workerData: setup });
   const waiting: { resolve: (batch: ReadBatch) => void; reject: (error: Error) => void }[] = [];
   let failed: Error | null = null;
   let closing = false;

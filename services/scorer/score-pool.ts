@@ -6,7 +6,8 @@
  * partition the order stays the input order (the runner awaits each message).
  */
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../runtime/worker-threads.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
 import type { ResponseMessage, ScoredResponse } from './score-response.ts';
@@ -70,7 +71,7 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
   ready.catch(() => {});
 
   const workers: PooledWorker[] = Array.from({ length: size }, () => {
-    const pooled: PooledWorker = { worker: new Worker(WORKER_ENTRY, { workerData: { model: model.definition } satisfies ScoreWorkerData }), pending: new Map(), alive: true, ready: false };
+    const pooled: PooledWorker = { worker: startWorker(WORKER_ENTRY, { workerData: { model: model.definition } satisfies ScoreWorkerData }), pending: new Map(), alive: true, ready: false };
     const failAll = (error: Error) => {
       pooled.alive = false;
       for (const task of pooled.pending.values()) task.reject(error);
