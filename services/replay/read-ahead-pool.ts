@@ -6,7 +6,7 @@
  * workers score the next runs while the event loop collects and writes the current one, and when
  * they fall behind the event loop takes a share: on two cores one worker and the event loop are
  * both busy, without a second worker's memory. Nothing is handed to the workers before they are
- * ready (their modules take most of a second to load): until then the event loop scores every
+ * ready (their modules take about half a second to load): until then the event loop scores every
  * response, so a short replay does not wait for a thread that would start after it is done.
  * The scorer still takes responses one at a time in offset order (its run tallies need that).
  */

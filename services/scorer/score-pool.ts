@@ -33,7 +33,7 @@ export interface ScorePool {
   score(message: ResponseMessage): Promise<ScoredResponse>;
   /**
    * Resolves once a worker has loaded its modules and scores what it is given at once (one still
-   * loading, most of a second after the pool starts, only queues it); rejects when every worker
+   * loading, about half a second after the pool starts, only queues it); rejects when every worker
    * failed before that. A caller with work it can do itself meanwhile (replay) waits for this
    * before handing any over.
    */

@@ -11,7 +11,7 @@ import type { ScoreReply, ScoreTask, ScoreWorkerData, WorkerMessage } from './sc
 
 const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: compileScoringModel((workerData as ScoreWorkerData).model) });
 const port = parentPort!;
-// Its modules are loaded (most of a second after the thread starts): the pool may hand it work now.
+// Its modules are loaded (about half a second after the thread starts): the pool may hand it work now.
 port.postMessage({ ready: true } satisfies WorkerMessage);
 
 port.on('message', (task: ScoreTask) => {
