@@ -4,12 +4,11 @@
  * the registry is waited for as long as the caller allows.
  */
 import { loadConfig, type SkryaConfig } from './config.ts';
-import { isSkryaError } from './errors.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, registryEndpoint, type Kafka } from './kafka.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageMetrics, createMetricsRegistry, createSkillMetrics, createWorkerMetrics, type MessageMetrics, type SkillMetrics, type WorkerMetrics } from './metrics.ts';
 import { createKafkaPort, type KafkaPort } from './kafka-port.ts';
-import { createSerde } from './serde.ts';
+import { createSerde, whileRegistryUnavailable } from './serde.ts';
 import type { Registry } from 'prom-client';
 import { TOPIC_NAMES } from '../topics/topics.ts';
 import { topicLayout } from '../topics/topic-plan.ts';
@@ -37,21 +36,6 @@ export interface ConnectOptions {
    * outage wait for it (Infinity); one-off commands fail at once (0, the default).
    */
   registryWaitMs?: number;
-}
-
-/** Runs `connect` again, with backoff, while it fails because the registry is unreachable and time is left. */
-async function whileRegistryUnavailable<T>(connect: () => Promise<T>, waitMs: number, logger: Logger): Promise<T> {
-  const deadline = Date.now() + waitMs;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await connect();
-    } catch (error) {
-      if (!isSkryaError(error) || error.code !== 'REGISTRY_UNAVAILABLE' || Date.now() >= deadline) throw error;
-      const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
-      logger.warn({ code: error.code, attempt, delayMs }, 'the schema registry cannot be reached; waiting for it');
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-    }
-  }
 }
 
 export async function connectPipeline(options: ConnectOptions = {}): Promise<Pipeline> {

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createRegistry } from './kafka.ts';
-import { createSerde, isRegistryUnavailable } from './serde.ts';
-import { isSkryaError } from './errors.ts';
+import { PassThrough } from 'node:stream';
+import { createSerde, isRegistryUnavailable, whileRegistryUnavailable } from './serde.ts';
+import { SkryaError, isSkryaError } from './errors.ts';
+import { createLogger } from './logger.ts';
 
 /** What the Confluent client and fetch throw, as seen from the serde. */
 function clientError(status: number | undefined, message: string): Error {
@@ -44,5 +46,41 @@ describe('createSerde against a registry that accepts requests and never answers
       silent.closeAllConnections();
       silent.close();
     }
+  });
+});
+
+describe('whileRegistryUnavailable', () => {
+  /** A connect that fails with each of `failures` in turn, then answers 'connected'; and the warnings logged. */
+  function attempts(failures: Error[]) {
+    const log = new PassThrough();
+    const warnings: string[] = [];
+    log.on('data', (line: Buffer) => warnings.push(line.toString()));
+    let calls = 0;
+    const connect = async () => {
+      const failure = failures[calls];
+      calls += 1;
+      if (failure) throw failure;
+      return 'connected';
+    };
+    return { connect, logger: createLogger({ level: 'warn', name: 'test', destination: log }), calls: () => calls, warnings };
+  }
+
+  it('tries again while the registry is unavailable and time is left, saying so each time', async () => {
+    const slow = attempts([new SkryaError('REGISTRY_UNAVAILABLE', 'Timeout (10000ms)'), new SkryaError('REGISTRY_UNAVAILABLE', 'Timeout (10000ms)')]);
+    await expect(whileRegistryUnavailable(slow.connect, 60_000, slow.logger)).resolves.toBe('connected');
+    expect(slow.calls()).toBe(3);
+    expect(slow.warnings.filter((line) => line.includes('the schema registry cannot be reached'))).toHaveLength(2);
+  });
+
+  it('fails at once on an error that is not about reaching the registry', async () => {
+    const invalid = attempts([new SkryaError('SCHEMA_INVALID', 'incompatible')]);
+    await expect(whileRegistryUnavailable(invalid.connect, 60_000, invalid.logger)).rejects.toMatchObject({ code: 'SCHEMA_INVALID' });
+    expect(invalid.calls()).toBe(1);
+  });
+
+  it('fails at once when no wait is allowed (a one-off command)', async () => {
+    const down = attempts([new SkryaError('REGISTRY_UNAVAILABLE', 'connect ECONNREFUSED')]);
+    await expect(whileRegistryUnavailable(down.connect, 0, down.logger)).rejects.toMatchObject({ code: 'REGISTRY_UNAVAILABLE' });
+    expect(down.calls()).toBe(1);
   });
 });

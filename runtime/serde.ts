@@ -5,7 +5,8 @@
  */
 import avro from 'avsc';
 import { SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { SkryaError, describeError } from './errors.ts';
+import { SkryaError, describeError, isSkryaError } from './errors.ts';
+import type { Logger } from './logger.ts';
 import { TOPICS, valueSubject, type TopicName, type TopicNaming } from '../topics/topics.ts';
 import type { z } from 'zod';
 
@@ -108,6 +109,25 @@ async function registerSchemas(options: SerdeOptions): Promise<{ ids: Map<TopicN
     }
   }
   return { ids, readers };
+}
+
+/**
+ * Runs `connect` again, with backoff, while it fails because the registry is unreachable and time is
+ * left. Registering is idempotent, so repeating a request that timed out after the registry did the
+ * work is safe.
+ */
+export async function whileRegistryUnavailable<T>(connect: () => Promise<T>, waitMs: number, logger: Logger): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await connect();
+    } catch (error) {
+      if (!isSkryaError(error) || error.code !== 'REGISTRY_UNAVAILABLE' || Date.now() >= deadline) throw error;
+      const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
+      logger.warn({ code: error.code, attempt, delayMs }, 'the schema registry cannot be reached; waiting for it');
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
 }
 
 /**

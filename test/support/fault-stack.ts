@@ -10,6 +10,7 @@ import path from 'node:path';
 import { loadConfig } from '../../runtime/config.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../../runtime/pipeline.ts';
+import { TEST_REGISTRY_WAIT_MS } from './kafka-context.ts';
 import { registryUrl, stackDown, stackSettings, stackUp, type StackSettings } from '../../infra/local-stack.ts';
 
 /** Ports of the private stack; SKRYA_FAULT_STACK_PORTS="kafka,controller,registry,management" moves them. */
@@ -61,7 +62,7 @@ export async function startPrivateStack(report: (line: string) => void = () => {
         SKRYA_DATA_ROOT: dataRoot,
         SKRYA_LOG_LEVEL: 'warn',
       });
-      const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: label }), clientId: `test-${label}` });
+      const pipeline = await connectPipeline({ config, logger: createLogger({ level: 'warn', name: label }), clientId: `test-${label}`, registryWaitMs: TEST_REGISTRY_WAIT_MS });
       return {
         pipeline,
         dataRoot,

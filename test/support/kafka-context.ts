@@ -9,7 +9,7 @@ import type { Admin } from 'kafkajs';
 import { loadConfig, type SkryaConfig } from '../../runtime/config.ts';
 import { createLogger, type Logger } from '../../runtime/logger.ts';
 import { createKafka, createRegistry, createTopics, namingFrom, type Kafka } from '../../runtime/kafka.ts';
-import { createSerde, type Serde } from '../../runtime/serde.ts';
+import { createSerde, whileRegistryUnavailable, type Serde } from '../../runtime/serde.ts';
 import { TOPIC_NAMES, physicalTopic, type TopicName, type TopicNaming } from '../../topics/topics.ts';
 import { topicLayout } from '../../topics/topic-plan.ts';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
@@ -24,6 +24,13 @@ export interface KafkaTestContext {
   admin: Admin;
   close(): Promise<void>;
 }
+
+/**
+ * How long a test's pipeline waits for a registry that does not answer, as a service does: on a
+ * loaded CI machine (a 3-broker cluster beside the shared stack) one registry request has taken
+ * longer than its 10 s timeout, and a test must not fail on the machine's load.
+ */
+export const TEST_REGISTRY_WAIT_MS = 120_000;
 
 export function testConfig(overrides: Record<string, string> = {}): SkryaConfig {
   return loadConfig({
@@ -45,7 +52,7 @@ export async function createKafkaTestContext(label: string, topics: readonly Top
   await admin.connect();
   await createTopics(admin, naming, topicLayout(config), topics);
   const registry = createRegistry(config);
-  const serde = await createSerde({ registry, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES });
+  const serde = await whileRegistryUnavailable(() => createSerde({ registry, registryUrl: config.SKRYA_REGISTRY_URL, naming, topics: TOPIC_NAMES }), TEST_REGISTRY_WAIT_MS, logger);
   return {
     config,
     naming,

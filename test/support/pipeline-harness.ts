@@ -20,8 +20,7 @@ import { buildRetrievalRequest } from '../../services/monitor/build-request.ts';
 import { loadSourcesFile } from '../../services/monitor/sources-file.ts';
 import { runStages, type RunStagesOptions, type RunningStages, type ServiceName } from '../../services/run-services.ts';
 import { physicalTopic, type TopicName } from '../../topics/topics.ts';
-import { testConfig } from './kafka-context.ts';
-import { readMessages } from './kafka-context.ts';
+import { TEST_REGISTRY_WAIT_MS, readMessages, testConfig } from './kafka-context.ts';
 
 export const FIXTURE_TOPICS = path.resolve('test/fixtures/topics');
 const CLI = fileURLToPath(new URL('../../bin/skrya.js', import.meta.url));
@@ -64,7 +63,7 @@ export async function createHarness(label: string, overrides: Record<string, str
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), `skrya-${label}-`));
   const config = testConfig({ SKRYA_TOPIC_PREFIX: `t.${label}.${randomBytes(4).toString('hex')}.`, SKRYA_DATA_ROOT: dataRoot, SKRYA_RUN_TIMEOUT_MS: '20000', ...overrides });
   const logger = createLogger({ level: config.SKRYA_LOG_LEVEL, name: label, destination: logDestination });
-  const pipeline = await connectPipeline({ config, logger, clientId: `test-${label}`, providerEnv });
+  const pipeline = await connectPipeline({ config, logger, clientId: `test-${label}`, providerEnv, registryWaitMs: TEST_REGISTRY_WAIT_MS });
   const publisher = await createPublisher({ kafka: pipeline.kafka, serde: pipeline.port.serde, naming: pipeline.port.naming, stage: 'test' });
   const running: RunningStages[] = [];
   // Tests name topics with plain strings; they are parsed here, as the CLI parses its options.

@@ -12,6 +12,7 @@ import { inject } from 'vitest';
 import { loadConfig, type SkryaConfig } from '../../runtime/config.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { connectPipeline, type Pipeline } from '../../runtime/pipeline.ts';
+import { TEST_REGISTRY_WAIT_MS } from './kafka-context.ts';
 import { clusterClientEnv, clusterSettings, startCluster, stopCluster, type ClusterSettings, type ClusterUser } from '../../infra/kafka-cluster.ts';
 
 export interface TestCluster {
@@ -47,7 +48,7 @@ export async function startTestCluster(label: string, report: (line: string) => 
         SKRYA_LOG_LEVEL: 'warn',
         ...overrides,
       });
-      const pipeline = await connectPipeline({ config: pipelineConfig, logger: createLogger({ level: 'warn', name }), clientId: `test-${name}` });
+      const pipeline = await connectPipeline({ config: pipelineConfig, logger: createLogger({ level: 'warn', name }), clientId: `test-${name}`, registryWaitMs: TEST_REGISTRY_WAIT_MS });
       return {
         pipeline,
         dataRoot,
