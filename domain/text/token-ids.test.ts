@@ -37,4 +37,26 @@ describe('createTokenIds', () => {
     expect(wordsOf(tokenIds, 'W0 w1 wfff')).toEqual(['w0', 'w1', 'wfff']);
     expect(tokenIds.size).toBe(20_000);
   });
+
+  it('tells apart tokens of the same length whose hashes collide, short ones (compared in the slot) and long ones', () => {
+    // Pairs with the same 32-bit FNV-1a hash, found by a birthday search: only their characters differ.
+    for (const [first, second] of [['nakmvxxv', 'tbdxatiq'], ['uqhbtzvavnsjzk', 'kwiksymrvcfmdf']] as const) {
+      const tokenIds = createTokenIds();
+      expect(wordsOf(tokenIds, `${first} ${second} ${second.toUpperCase()} ${first}`)).toEqual([first, second, second, first]);
+      expect(Array.from(tokenIds.ids.subarray(0, 4))).toEqual([0, 1, 1, 0]);
+    }
+  });
+
+  it('gives a token one id however often it comes back, at every length and in every script', () => {
+    const tokenIds = createTokenIds();
+    const unit = fc.constantFrom(...'abcxyz019éßİΣ中');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, minLength: 1, maxLength: 16 }), { minLength: 1, maxLength: 12 }), (texts) => {
+        for (const text of texts) wordsOf(tokenIds, text);
+        const words = Array.from({ length: tokenIds.size }, (_unused, id) => tokenIds.word(id));
+        expect(new Set(words).size).toBe(words.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -33,8 +33,18 @@ function isAsciiWordCharacter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
-/** A table slot: a token's id (EMPTY: free), its hash, where its characters start and how many. */
-const SLOT = 4;
+/**
+ * A table slot, two to a cache line: a token's id (EMPTY: free), its hash, where its characters
+ * start and how many, and the characters themselves, a byte each, when there are at most
+ * PACKED_CHARACTERS and none is above 0xff (PACKED in the last place). A lookup of such a token
+ * touches its slot only: on a large table, beside the other work of a reading thread, the second
+ * cache miss (into the characters) was most of a lookup's cost.
+ */
+const SLOT = 8;
+const PACKED_AT = 4;
+const PACKED_CHARACTERS = 12;
+const PACKED_FLAG_AT = 7;
+const PACKED = 1;
 
 export function createTokenIds(): TokenIds {
   // One slot holds everything a probe compares, so a lookup touches the slot and the characters only.
@@ -71,20 +81,33 @@ export function createTokenIds(): TokenIds {
     let slot = hash & mask;
     for (let at = slot * SLOT; slots[at] !== EMPTY; slot = (slot + 1) & mask, at = slot * SLOT) {
       if (slots[at + 1] === hash && slots[at + 3] === length) {
-        const start = slots[at + 2]!;
         let k = 0;
-        while (k < length && characters[start + k] === foldAscii(text.charCodeAt(from + k))) k++;
+        if (slots[at + PACKED_FLAG_AT] === PACKED) {
+          while (k < length && ((slots[at + PACKED_AT + (k >> 2)]! >>> ((k & 3) << 3)) & 0xff) === foldAscii(text.charCodeAt(from + k))) k++;
+        } else {
+          const start = slots[at + 2]!;
+          while (k < length && characters[start + k] === foldAscii(text.charCodeAt(from + k))) k++;
+        }
         if (k === length) return slots[at]!;
       }
     }
     const id = words.length;
     if (characterCount + length > characters.length) characters = copyInto(new Uint16Array(Math.max(characters.length * 2, characterCount + length)), characters);
-    for (let k = 0; k < length; k++) characters[characterCount + k] = foldAscii(text.charCodeAt(from + k));
+    let packable = length <= PACKED_CHARACTERS;
+    for (let k = 0; k < length; k++) {
+      const code = foldAscii(text.charCodeAt(from + k));
+      characters[characterCount + k] = code;
+      if (code > 0xff) packable = false;
+    }
     const at = slot * SLOT;
     slots[at] = id;
     slots[at + 1] = hash;
     slots[at + 2] = characterCount;
     slots[at + 3] = length;
+    // A free slot holds EMPTY throughout: the packed places are cleared before the bytes go in.
+    slots.fill(0, at + PACKED_AT, at + PACKED_FLAG_AT);
+    if (packable) for (let k = 0; k < length; k++) slots[at + PACKED_AT + (k >> 2)]! |= characters[characterCount + k]! << ((k & 3) << 3);
+    slots[at + PACKED_FLAG_AT] = packable ? PACKED : 0;
     characterCount += length;
     words.push(token ?? text.slice(from, to).toLowerCase());
     if (words.length * 2 * SLOT >= slots.length) growSlots();
