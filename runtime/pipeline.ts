@@ -33,7 +33,8 @@ export interface ConnectOptions {
   providerEnv?: Record<string, string | undefined>;
   /**
    * How long to keep trying while the registry cannot be reached: services started during a registry
-   * outage wait for it (Infinity); one-off commands fail at once (0, the default).
+   * outage wait for it (Infinity); one-off commands fail at once (0, the default), unless the registry
+   * answered too late (see SLOW_REGISTRY_WAIT_MS).
    */
   registryWaitMs?: number;
 }

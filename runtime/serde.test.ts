@@ -42,6 +42,7 @@ describe('createSerde against a registry that accepts requests and never answers
     try {
       const failure = await createSerde({ registry: createRegistry(loadConfig({ SKRYA_REGISTRY_URL: registryUrl })), registryUrl, naming: { prefix: 't.silent.' }, topics: ['raw-results'] }).catch((error: unknown) => error);
       expect(isSkryaError(failure) && failure.code).toBe('REGISTRY_UNAVAILABLE');
+      expect(isSkryaError(failure) && failure.details.timedOut).toBe(true);
     } finally {
       silent.closeAllConnections();
       silent.close();
@@ -78,9 +79,16 @@ describe('whileRegistryUnavailable', () => {
     expect(invalid.calls()).toBe(1);
   });
 
-  it('fails at once when no wait is allowed (a one-off command)', async () => {
-    const down = attempts([new SkryaError('REGISTRY_UNAVAILABLE', 'connect ECONNREFUSED')]);
+  it('fails at once when no wait is allowed (a one-off command) and the registry refuses connections', async () => {
+    const down = attempts([new SkryaError('REGISTRY_UNAVAILABLE', 'connect ECONNREFUSED', { details: { timedOut: false } })]);
     await expect(whileRegistryUnavailable(down.connect, 0, down.logger)).rejects.toMatchObject({ code: 'REGISTRY_UNAVAILABLE' });
     expect(down.calls()).toBe(1);
+  });
+
+  it('tries again with no wait allowed when the registry answered too late, saying so', async () => {
+    const late = attempts([new SkryaError('REGISTRY_UNAVAILABLE', 'Timeout (10000ms)', { details: { timedOut: true } })]);
+    await expect(whileRegistryUnavailable(late.connect, 0, late.logger)).resolves.toBe('connected');
+    expect(late.calls()).toBe(2);
+    expect(late.warnings.filter((line) => line.includes('did not answer in time'))).toHaveLength(1);
   });
 });

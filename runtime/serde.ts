@@ -37,6 +37,14 @@ export function isRegistryUnavailable(error: unknown): boolean {
   return typeof status === 'number' && (status >= 500 || status === 408 || status === 429);
 }
 
+/**
+ * A registry request that got no answer in time (the client's timeout, or fetch's): the registry is
+ * there but slow, as under load, rather than refusing connections.
+ */
+function isRegistryTimeout(error: unknown): boolean {
+  return (error instanceof DOMException && error.name === 'TimeoutError') || /Timeout \(\d+ms\)/.test(describeError(error));
+}
+
 /** True when `test` holds for a string or number anywhere in a message value (bytes are not looked into). */
 function someLeaf(value: unknown, test: (leaf: string | number) => boolean): boolean {
   if (typeof value === 'string' || typeof value === 'number') return test(value);
@@ -105,26 +113,36 @@ async function registerSchemas(options: SerdeOptions): Promise<{ ids: Map<TopicN
     } catch (error) {
       if (error instanceof SkryaError) throw error;
       const code = isRegistryUnavailable(error) ? 'REGISTRY_UNAVAILABLE' : 'SCHEMA_INVALID';
-      throw new SkryaError(code, `registering ${subject} failed: ${describeError(error)}`, { cause: error });
+      throw new SkryaError(code, `registering ${subject} failed: ${describeError(error)}`, { cause: error, details: { timedOut: isRegistryTimeout(error) } });
     }
   }
   return { ids, readers };
 }
 
 /**
- * Runs `connect` again, with backoff, while it fails because the registry is unreachable and time is
- * left. Registering is idempotent, so repeating a request that timed out after the registry did the
- * work is safe.
+ * How long a caller that does not wait for the registry (a one-off command) still waits for one that
+ * accepted its request and answered too late: a loaded registry has taken longer than the request
+ * timeout once and answered the next request; one that refuses connections is reported at once.
+ */
+export const SLOW_REGISTRY_WAIT_MS = 60_000;
+
+/**
+ * Runs `connect` again, with backoff, while it fails because the registry is unreachable and
+ * `waitMs` is not over (SLOW_REGISTRY_WAIT_MS at least, when the registry answered too late).
+ * Registering is idempotent, so repeating a request that timed out after the registry did the work
+ * is safe.
  */
 export async function whileRegistryUnavailable<T>(connect: () => Promise<T>, waitMs: number, logger: Logger): Promise<T> {
-  const deadline = Date.now() + waitMs;
+  const started = Date.now();
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await connect();
     } catch (error) {
-      if (!isSkryaError(error) || error.code !== 'REGISTRY_UNAVAILABLE' || Date.now() >= deadline) throw error;
+      if (!isSkryaError(error) || error.code !== 'REGISTRY_UNAVAILABLE') throw error;
+      const timedOut = error.details.timedOut === true;
+      if (Date.now() - started >= (timedOut ? Math.max(waitMs, SLOW_REGISTRY_WAIT_MS) : waitMs)) throw error;
       const delayMs = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
-      logger.warn({ code: error.code, attempt, delayMs }, 'the schema registry cannot be reached; waiting for it');
+      logger.warn({ code: error.code, timedOut, attempt, delayMs }, timedOut ? 'the schema registry did not answer in time; trying again' : 'the schema registry cannot be reached; waiting for it');
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
