@@ -47,7 +47,7 @@ const PACKED_FLAG_AT = 7;
 const PACKED = 1;
 
 export function createTokenIds(): TokenIds {
-  // One slot holds everything a probe compares, so a lookup touches the slot and the characters only.
+  // One slot holds everything a probe compares (see SLOT), so a lookup touches little beyond it.
   // Small at first, grown by doubling: a collector run of twenty items has a thousand or two distinct
   // tokens, and zero-filling tables sized for a large file cost it more than reading its text.
   let slots = new Int32Array(SLOT << 10).fill(EMPTY);
