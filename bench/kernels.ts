@@ -210,15 +210,15 @@ export async function benchKernels(): Promise<KernelFigures> {
   };
 }
 
-/**
- * Passes over the step's results before it is timed. V8 is still compiling the scorer's code through
- * the first passes (the first takes 3-5× a warmed one, the next ones 1.5-2×): with one pass of
- * warm-up the row measured that compilation, not the per-result cost of a running scorer, which is
- * past it after its first ~16,000 results.
- */
-const STEP_WARMUP_PASSES = 40;
-/** Passes in each timed repetition (median of 5): a pass over 400 results is only 20-80 ms. */
+/** Passes over the step's results in each timed repetition (median of 5): a pass over 400 results is only 20-80 ms. */
 const STEP_TIMED_PASSES = 10;
+/**
+ * Repetitions before timing, STEP_TIMED_PASSES passes each. V8 is still compiling the scorer's code
+ * through the first passes (the first takes 3-5× a warmed one, the next ones 1.5-2×): with one pass
+ * of warm-up the row measured that compilation, not the per-result cost of a running scorer, which
+ * is past it after its first ~16,000 results (40 passes).
+ */
+const STEP_WARMUP_REPETITIONS = 4;
 
 /** The stage bench's inputs (generated runs of two responses), each scorer step timed on its own. */
 function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
@@ -231,13 +231,9 @@ function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
   const candidates = normalized.map(({ message, results: batch }) => ({ message, batch: candidatesOf(message, batch) }));
   const scoreResults = createResultsScorer(DEFAULT_SCORING_MODEL);
   const perResult = (sample: RateSample) => 1_000_000 / sample.median;
-  const timed = (pass: () => void) => {
-    const passes = () => {
-      for (let repeat = 0; repeat < STEP_TIMED_PASSES; repeat++) pass();
-    };
-    for (let warm = 0; warm < STEP_WARMUP_PASSES; warm++) pass();
-    return perResult(measureRate(passes, { operations: STEP_TIMED_PASSES * results.length, warmups: 0 }));
-  };
+  const timed = (pass: () => void) => perResult(measureRate(() => {
+    for (let repeat = 0; repeat < STEP_TIMED_PASSES; repeat++) pass();
+  }, { operations: STEP_TIMED_PASSES * results.length, warmups: STEP_WARMUP_REPETITIONS }));
   return {
     results: results.length,
     normalize: timed(() => {
