@@ -35,8 +35,8 @@ function isAsciiWordCharacter(code: number): boolean {
 
 /**
  * A table slot, two to a cache line: a token's id (EMPTY: free), its hash, where its characters
- * start and how many, and the characters themselves, a byte each, when there are at most
- * PACKED_CHARACTERS and none is above 0xff (PACKED in the last place). A lookup of such a token
+ * start in `characters` and how many; or, when there are at most PACKED_CHARACTERS and none is
+ * above 0xff, the characters themselves in the slot, a byte each (PACKED in the last place). A lookup of such a token
  * touches its slot only: on a large table, beside the other work of a reading thread, the second
  * cache miss (into the characters) was most of a lookup's cost.
  */
@@ -52,7 +52,7 @@ export function createTokenIds(): TokenIds {
   // tokens, and zero-filling tables sized for a large file cost it more than reading its text.
   let slots = new Int32Array(SLOT << 10).fill(EMPTY);
   let mask = (slots.length / SLOT) - 1;
-  // Every distinct token's (folded) characters, one after another.
+  // The (folded) characters of every distinct token not packed in its slot, one after another.
   let characters = new Uint16Array(1 << 13);
   let characterCount = 0;
   const words: string[] = [];
@@ -92,23 +92,24 @@ export function createTokenIds(): TokenIds {
       }
     }
     const id = words.length;
-    if (characterCount + length > characters.length) characters = copyInto(new Uint16Array(Math.max(characters.length * 2, characterCount + length)), characters);
     let packable = length <= PACKED_CHARACTERS;
-    for (let k = 0; k < length; k++) {
-      const code = foldAscii(text.charCodeAt(from + k));
-      characters[characterCount + k] = code;
-      if (code > 0xff) packable = false;
-    }
+    for (let k = 0; packable && k < length; k++) packable = foldAscii(text.charCodeAt(from + k)) <= 0xff;
     const at = slot * SLOT;
     slots[at] = id;
     slots[at + 1] = hash;
-    slots[at + 2] = characterCount;
     slots[at + 3] = length;
-    // A free slot holds EMPTY throughout: the packed places are cleared before the bytes go in.
-    slots.fill(0, at + PACKED_AT, at + PACKED_FLAG_AT);
-    if (packable) for (let k = 0; k < length; k++) slots[at + PACKED_AT + (k >> 2)]! |= characters[characterCount + k]! << ((k & 3) << 3);
-    slots[at + PACKED_FLAG_AT] = packable ? PACKED : 0;
-    characterCount += length;
+    if (packable) {
+      // A free slot holds EMPTY throughout: the packed places are cleared before the bytes go in.
+      slots.fill(0, at + PACKED_AT, at + PACKED_FLAG_AT);
+      for (let k = 0; k < length; k++) slots[at + PACKED_AT + (k >> 2)]! |= foldAscii(text.charCodeAt(from + k)) << ((k & 3) << 3);
+      slots[at + PACKED_FLAG_AT] = PACKED;
+    } else {
+      if (characterCount + length > characters.length) characters = copyInto(new Uint16Array(Math.max(characters.length * 2, characterCount + length)), characters);
+      for (let k = 0; k < length; k++) characters[characterCount + k] = foldAscii(text.charCodeAt(from + k));
+      slots[at + 2] = characterCount;
+      slots[at + PACKED_FLAG_AT] = 0;
+      characterCount += length;
+    }
     words.push(token ?? text.slice(from, to).toLowerCase());
     if (words.length * 2 * SLOT >= slots.length) growSlots();
     return id;
