@@ -14,6 +14,7 @@ import { shardOfKey, type ShardOwners } from '../../runtime/shard-owners.ts';
 import { readCompactedTopic } from '../../runtime/topic-readers.ts';
 import type { MonitorState } from '../../schemas/messages.ts';
 import { MONITOR_SHARDS, physicalTopic, shardTransactionalId } from '../../topics/topics.ts';
+import { waitUntil } from '../support/fault-processes.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 
 let harness: Harness;
@@ -95,7 +96,12 @@ describe('a shard handed to a new owner', () => {
       await expect(late).rejects.toMatchObject(FENCED);
 
       await owners.publish(shard, [{ topic: 'monitor-state', key, value: stateOf('topic-late', 'run-owner') }]);
-      const committed = await readCompactedTopic({ kafka, serde: port.serde, naming: port.naming, topic: 'monitor-state' });
+      // A reader sees a transaction once the broker has written its commit marker, which it does after
+      // the commit returns: read until the owner's state shows, as any later reader will see it.
+      const committed = await waitUntil('the owner\'s committed state to be readable', async () => {
+        const state = await readCompactedTopic({ kafka, serde: port.serde, naming: port.naming, topic: 'monitor-state' });
+        return state.has(key) ? state : null;
+      }, 60_000);
       expect(committed.get(key)?.last_run_id).toBe('run-owner');
     } finally {
       await owners?.stop();
