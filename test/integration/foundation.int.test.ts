@@ -16,7 +16,7 @@ import { startService, type RunningService } from '../../runtime/runner.ts';
 import { createSerde, type Serde } from '../../runtime/serde.ts';
 import { isSkryaError } from '../../runtime/errors.ts';
 import type { ScoredItem, ScoredResult } from '../../schemas/messages.ts';
-import { physicalTopic, valueSubject } from '../../topics/topics.ts';
+import { physicalTopic, valueSubject, type TopicName } from '../../topics/topics.ts';
 import { createKafkaTestContext, readMessages, type KafkaTestContext } from '../support/kafka-context.ts';
 import { rawResponseFixture, retrievalRequestFixture, scoredItemMessageFixture } from '../fixtures/messages.ts';
 import { parseRunId } from '../../runtime/ids.ts';
@@ -121,6 +121,16 @@ describe('Avro through the real registry', () => {
     expect(bytes[0]).toBe(0);
     expect(bytes.readUInt32BE(1)).toBe(context.serde.schemaId('raw-results'));
     expect(await context.registry.getLatestSchemaId(valueSubject(context.naming, 'raw-results'))).toBe(context.serde.schemaId('raw-results'));
+  });
+
+  it('writes byte for byte what the registry client writes, for small messages and past its 64 KB buffer', async () => {
+    const large = rawResponseFixture({ payload: `<rss version="2.0"><channel><title>${'é'.repeat(70_000)}</title></channel></rss>` });
+    const cases: Array<[TopicName, unknown]> = [['retrieval-requests', retrievalRequestFixture()], ['raw-results', rawResponseFixture()], ['scored-results', scoredItemMessageFixture()], ['raw-results', large], ['raw-results', rawResponseFixture()]];
+    for (const [topic, value] of cases) {
+      const ours = await context.serde.encode(topic, value as never);
+      expect(ours.equals(await context.registry.encode(context.serde.schemaId(topic), value)), topic).toBe(true);
+      expect(await context.serde.decode(topic, ours)).toEqual(value);
+    }
   });
 
   it('subjects are BACKWARD_TRANSITIVE and the registry refuses an incompatible change', async () => {
