@@ -133,6 +133,12 @@ describe('Avro through the real registry', () => {
     }
   });
 
+  it('refuses a value its Avro type cannot hold, naming the field', async () => {
+    const fixture = scoredItemMessageFixture() as Extract<ScoredResult, { kind: 'ITEM' }>;
+    const tooLarge = { ...fixture, item: { ...fixture.item, position: 2 ** 40 } };
+    await expect(context.serde.encode('scored-results', tooLarge)).rejects.toMatchObject({ code: 'SCHEMA_INVALID', message: expect.stringMatching(/Avro encoding of a scored-results message failed at .*position/) });
+  });
+
   it('subjects are BACKWARD_TRANSITIVE and the registry refuses an incompatible change', async () => {
     const subject = valueSubject(context.naming, 'retrieval-requests');
     const config = await fetch(`${context.config.SKRYA_REGISTRY_URL}/config/${subject}`).then((response) => response.json() as Promise<{ compatibilityLevel: string }>);
