@@ -58,12 +58,13 @@ const workersBusy = (stage: StageFigures['stage']) => stage.workersBusy.map(perc
 
 /** Why a stage fell short, read from its own figures in this run. */
 function stageLimit(stage: StageFigures['stage'], cores: number): string {
+  const leastBusyWorker = stage.workersBusy.length > 0 ? Math.min(...stage.workersBusy) : 0;
   if (stage.cpuShare >= 0.9 * cores) return `CPU-bound: it used ${formatNumber(stage.cpuShare)} CPU s/s of ${cores} cores`;
   if (stage.busy >= 0.9) return `CPU-bound on its event loop (busy ${percent(stage.busy)})`;
-  if (stage.workersBusy.length > 0 && Math.min(...stage.workersBusy) >= 0.9) return `bound by its scoring worker thread(s), busy ${workersBusy(stage)} while its event loop was busy ${percent(stage.busy)}: the scoring per result (the rows below) is the limit, on ${formatNumber(stage.cpuShare)} CPU s/s of ${cores} cores shared with the broker`;
+  if (leastBusyWorker >= 0.9) return `bound by its scoring worker thread(s), busy ${workersBusy(stage)} while its event loop was busy ${percent(stage.busy)}: the scoring per result (the rows below) is the limit, on ${formatNumber(stage.cpuShare)} CPU s/s of ${cores} cores shared with the broker`;
   if (stage.machineBusy >= 0.9) return `the machine had no CPU to spare: its ${cores} cores were ${percent(stage.machineBusy)} busy, ${formatNumber(stage.cpuShare)} CPU s/s of it this process's (event loop ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) ${workersBusy(stage)}` : ''}), the rest the broker's and others'`;
   // A worker busy 80–90 % beside an event loop well short of full still sets most of the pace.
-  if (stage.workersBusy.length > 0 && Math.min(...stage.workersBusy) >= 0.8) return `mostly bound by its scoring worker thread(s), busy ${workersBusy(stage)} while its event loop was busy ${percent(stage.busy)}: the scoring per result (the rows below) is the larger limit; the rest of the window they had no response in hand (${formatNumber(stage.cpuShare)} CPU s/s, the machine's cores ${percent(stage.machineBusy)})`;
+  if (leastBusyWorker >= 0.8) return `mostly bound by its scoring worker thread(s), busy ${workersBusy(stage)} while its event loop was busy ${percent(stage.busy)}: the scoring per result (the rows below) is the larger limit; the rest of the window they had no response in hand (${formatNumber(stage.cpuShare)} CPU s/s, the machine's cores ${percent(stage.machineBusy)})`;
   return `not CPU-bound (event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s, the machine's cores ${percent(stage.machineBusy)}): it waited on the broker`;
 }
 
