@@ -120,22 +120,61 @@ export function createTokenIds(): TokenIds {
     ids[count++] = id;
   }
 
-  function readAscii(text: string): void {
-    let start = -1;
-    let hash = 0;
-    for (let index = 0; index <= text.length; index++) {
-      const code = index < text.length ? foldAscii(text.charCodeAt(index)) : 0;
-      if (isAsciiWordCharacter(code)) {
-        if (start === -1) {
-          start = index;
-          hash = FNV_OFFSET;
-        }
-        hash = Math.imul(hash ^ code, FNV_PRIME);
+  // An ASCII text's characters as bytes, lower-cased in place: a scan of a byte array costs far
+  // less than charCodeAt on a string (most texts are a title and snippet joined, a cons string).
+  let bytes = Buffer.allocUnsafe(4096);
+
+  /**
+   * The id of the ASCII token bytes[from, to) (lower-cased; `text` holds it at the same place),
+   * its characters packed as `idOf` packs them (p0..p2) when there are at most PACKED_CHARACTERS:
+   * a known token is then found by comparing three numbers, not its characters one by one.
+   */
+  function idOfAscii(text: string, from: number, to: number, hash: number, p0: number, p1: number, p2: number): number {
+    const length = to - from;
+    for (let slot = hash & mask, at = slot * SLOT; slots[at] !== EMPTY; slot = (slot + 1) & mask, at = slot * SLOT) {
+      if (slots[at + 1] !== hash || slots[at + 3] !== length) continue;
+      if (length <= PACKED_CHARACTERS) {
+        if (slots[at + PACKED_AT] === p0 && slots[at + PACKED_AT + 1] === p1 && slots[at + PACKED_AT + 2] === p2) return slots[at]!;
         continue;
       }
-      if (start === -1) continue;
-      push(idOf(text, start, index, hash, null));
-      start = -1;
+      const start = slots[at + 2]!;
+      let k = 0;
+      while (k < length && characters[start + k] === bytes[from + k]) k++;
+      if (k === length) return slots[at]!;
+    }
+    return idOf(text, from, to, hash, null);
+  }
+
+  function readAscii(text: string): void {
+    if (bytes.length <= text.length) bytes = Buffer.allocUnsafe(2 * text.length + 1);
+    const length = bytes.write(text, 0, 'latin1');
+    // A non-word byte past the end closes the last token.
+    bytes[length] = 0;
+    let start = -1;
+    let hash = 0;
+    let p0 = 0;
+    let p1 = 0;
+    let p2 = 0;
+    for (let index = 0; index <= length; index++) {
+      const code = foldAscii(bytes[index]!);
+      if (!isAsciiWordCharacter(code)) {
+        if (start !== -1) push(idOfAscii(text, start, index, hash, p0, p1, p2));
+        start = -1;
+        continue;
+      }
+      if (start === -1) {
+        start = index;
+        hash = FNV_OFFSET;
+        p0 = 0;
+        p1 = 0;
+        p2 = 0;
+      }
+      bytes[index] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      const k = index - start;
+      if (k < 4) p0 |= code << (k << 3);
+      else if (k < 8) p1 |= code << ((k - 4) << 3);
+      else if (k < PACKED_CHARACTERS) p2 |= code << ((k - 8) << 3);
     }
   }
 
