@@ -1,4 +1,5 @@
 import type { Intent } from '../../schemas/ingest.ts';
+import { instantOfIsoText } from '../dates/instant-text.ts';
 
 /**
  * Freshness (0–1) relative to the end of the request's time window, never the wall clock, so a
@@ -65,6 +66,8 @@ export function parsePublishedAt(value: string | null | undefined): number | nul
   if (value === null || value === undefined) return null;
   const text = value.trim();
   if (text === '') return null;
+  const instant = instantOfIsoText(text);
+  if (instant !== null) return instant;
   const iso = ISO_DATE.exec(text);
   if (iso) {
     const [, time, zone] = iso;

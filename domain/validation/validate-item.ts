@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IngestItem } from '../../schemas/ingest.ts';
+import { instantOfIsoText, isCalendarDate } from '../dates/instant-text.ts';
 
 export const VALIDATION_REASON_CODES = [
   'MISSING_ID',
@@ -279,6 +280,8 @@ let lastDateTime: number | null = null;
 
 function parseDateText(raw: string): Date | null {
   const text = raw.trim();
+  const instant = instantOfIsoText(text);
+  if (instant !== null) return new Date(instant);
   if (/^\d{10}(\d{3})?$/.test(text)) return parseEpoch(Number(text));
   const iso = ISO_DATE.exec(text);
   if (iso !== null) {
@@ -318,16 +321,6 @@ function parseEpoch(value: number): Date | null {
   if (!Number.isFinite(value) || value <= 0) return null;
   // Ten digits are seconds, thirteen are milliseconds.
   return validDate(new Date(value < 1e11 ? value * 1000 : value));
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  // Date.UTC, which this once asked, reads years 0–99 as 1900–1999.
-  const fullYear = year <= 99 ? 1900 + year : year;
-  const leapDay = month === 2 && fullYear % 4 === 0 && (fullYear % 100 !== 0 || fullYear % 400 === 0) ? 1 : 0;
-  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
 }
 
 function validDate(date: Date): Date | null {
