@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, hasAsciiToken, isCjkTerm, queryTerms, tokenize, tokenizeFolded, tokenizesAsAscii } from './tokenize.ts';
+import { foldText, hasAsciiToken, isAsciiText, isCjkTerm, queryTerms, tokenize, tokenizeFolded, tokenizesAsAscii } from './tokenize.ts';
 
 describe('tokenize', () => {
   it.each([
@@ -21,6 +21,15 @@ describe('tokenize', () => {
         expect(withChinese.slice(0, -1)).toEqual(tokenize(ascii));
       }),
     );
+  });
+});
+
+describe('isAsciiText', () => {
+  it('is true exactly when every character is ASCII, lone surrogates and NUL included', () => {
+    const unit = fc.oneof(fc.constantFrom('a', 'Z', '0', ' ', '\u0000', '\u007f', '\u0080', 'é', '中', '\ud83d', '\ude00', '😀'), fc.string({ unit: 'binary', maxLength: 3 }));
+    fc.assert(fc.property(fc.array(unit, { maxLength: 20 }).map((parts) => parts.join('')), (text) => {
+      expect(isAsciiText(text)).toBe(/^\p{ASCII}*$/u.test(text));
+    }), { numRuns: 2000 });
   });
 });
 

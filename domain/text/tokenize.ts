@@ -13,11 +13,13 @@ const NOT_WORD_CHARACTER = /[^\p{L}\p{N}\p{M}]+/u;
 const NON_ASCII_WORD_CHARACTER = /(?!\p{ASCII})[\p{L}\p{N}\p{M}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-// ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text here is ASCII).
-const ASCII_ONLY = /^\p{ASCII}*$/u;
-
+/**
+ * ASCII is its own NFKC form, and a scan for it costs far less than ICU's normalization (most text
+ * here is ASCII). Text is ASCII when each character is one byte of UTF-8; Node counts those bytes
+ * with SIMD, at less than half the cost of the /^\p{ASCII}*$/u test this once was.
+ */
 export function isAsciiText(text: string): boolean {
-  return ASCII_ONLY.test(text);
+  return Buffer.byteLength(text, 'utf8') === text.length;
 }
 
 export function foldText(text: string): string {
@@ -26,7 +28,7 @@ export function foldText(text: string): string {
 
 /** Whether the tokens of a folded text are its [a-z0-9] runs: no letter, digit or mark in it lies outside ASCII. */
 export function tokenizesAsAscii(folded: string): boolean {
-  return ASCII_ONLY.test(folded) || !NON_ASCII_WORD_CHARACTER.test(folded);
+  return isAsciiText(folded) || !NON_ASCII_WORD_CHARACTER.test(folded);
 }
 
 function isAsciiWordCode(code: number): boolean {
