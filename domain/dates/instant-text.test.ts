@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instantOfIsoText, isCalendarDate } from './instant-text.ts';
+import { instantOfIsoText, isCalendarDate, isoTextOf } from './instant-text.ts';
 
 describe('instantOfIsoText', () => {
   it('reads what toISOString writes, with and without milliseconds, as the same instant', () => {
@@ -47,5 +47,26 @@ describe('isCalendarDate', () => {
     expect(isCalendarDate(0, 2, 29)).toBe(false);
     expect(isCalendarDate(2026, 4, 31)).toBe(false);
     expect(isCalendarDate(2026, 0, 1)).toBe(false);
+  });
+});
+
+describe('isoTextOf', () => {
+  it('is toISOString\'s text of the instant, whatever text it is given with it', () => {
+    const instant = fc.date({ min: new Date(Date.UTC(100, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }).map((date) => date.getTime());
+    fc.assert(
+      fc.property(instant, instant, fc.constantFrom('own', 'own without milliseconds', 'other', 'none', 'garbage'), (ms, other, given) => {
+        const own = new Date(ms).toISOString();
+        const text = { own, 'own without milliseconds': own.replace(/\.\d{3}Z$/, 'Z'), other: new Date(other).toISOString(), none: undefined, garbage: 'xxxx-xx-xxTxx:xx:xx.xxxZ' }[given];
+        expect(isoTextOf(ms, text)).toBe(own);
+        // Asked again (the same instant in a row), and after another instant.
+        expect(isoTextOf(ms)).toBe(own);
+        expect(isoTextOf(other)).toBe(new Date(other).toISOString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('throws for an instant that is no date, as toISOString does', () => {
+    expect(() => isoTextOf(Number.NaN)).toThrow(RangeError);
   });
 });

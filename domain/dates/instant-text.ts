@@ -49,3 +49,21 @@ export function instantOfIsoText(text: string): number | null {
   if (year < 100 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || millis < 0 || !isCalendarDate(year, month, day)) return null;
   return Date.UTC(year, month - 1, day, hour, minute, second, millis);
 }
+
+let lastInstant = Number.NaN;
+let lastIsoText = '';
+
+/**
+ * toISOString's text of the instant `ms`: `text` itself when it is that text already (as most
+ * providers send dates), else made once for a run of the same instant (every item of a run has
+ * its fetched_at). toISOString costs about half a microsecond, and validation and freshness wrote
+ * two or three a result.
+ */
+export function isoTextOf(ms: number, text?: string): string {
+  if (text !== undefined && text.length === 24 && instantOfIsoText(text) === ms) return text;
+  if (ms !== lastInstant) {
+    lastIsoText = new Date(ms).toISOString();
+    lastInstant = ms;
+  }
+  return lastIsoText;
+}

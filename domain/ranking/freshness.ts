@@ -1,5 +1,5 @@
 import type { Intent } from '../../schemas/ingest.ts';
-import { instantOfIsoText } from '../dates/instant-text.ts';
+import { instantOfIsoText, isoTextOf } from '../dates/instant-text.ts';
 
 /**
  * Freshness (0–1) relative to the end of the request's time window, never the wall clock, so a
@@ -175,10 +175,10 @@ export interface Freshness {
 export function freshnessOf(item: { published_at: string | null; url?: string | null; title?: string; snippet?: string | null; summary?: string | null; content?: string | null }, windowEndMs: number, intent: Intent, model: FreshnessModel = SHIPPED_FRESHNESS): Freshness {
   const published = parsePublishedAt(item.published_at);
   if (published !== null && windowEndMs - published >= -FUTURE_TOLERANCE_MS) {
-    return { score: curveFreshness((windowEndMs - published) / DAY_MS_CURVE, intent, model.curves), basis: 'published', date: new Date(published).toISOString() };
+    return { score: curveFreshness((windowEndMs - published) / DAY_MS_CURVE, intent, model.curves), basis: 'published', date: isoTextOf(published, item.published_at?.trim()) };
   }
   const estimated = estimatePublishedAt(item, windowEndMs);
-  if (estimated !== null) return { score: curveFreshness((windowEndMs - estimated) / DAY_MS_CURVE, intent, model.curves), basis: 'estimated', date: new Date(estimated).toISOString() };
+  if (estimated !== null) return { score: curveFreshness((windowEndMs - estimated) / DAY_MS_CURVE, intent, model.curves), basis: 'estimated', date: isoTextOf(estimated) };
   return { score: model.undated[intent], basis: 'undated', date: null };
 }
 

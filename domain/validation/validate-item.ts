@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IngestItem } from '../../schemas/ingest.ts';
-import { instantOfIsoText, isCalendarDate } from '../dates/instant-text.ts';
+import { instantOfIsoText, isCalendarDate, isoTextOf } from '../dates/instant-text.ts';
 
 export const VALIDATION_REASON_CODES = [
   'MISSING_ID',
@@ -79,7 +79,7 @@ export function validateItem(candidate: unknown, context: ValidationContext): Va
   const confidence = readConfidence(record, reason);
 
   const fetched = readFetchedAt(record, context, reason);
-  const fetchedAt = fetched === null ? null : fetched.toISOString();
+  const fetchedAt = fetched === null ? null : isoTextOf(fetched.getTime());
   const now = context.now ?? new Date();
   const publishedAt = readPublishedAt(record, fetched === null ? now : laterOf(now, fetched), reason);
 
@@ -247,7 +247,7 @@ function readPublishedAt(record: Record<string, unknown>, latestPlausible: Date,
     report('FUTURE_DATE', 'published_at', 'published_at lies in the future; set to null');
     return null;
   }
-  return parsed.toISOString();
+  return isoTextOf(parsed.getTime(), typeof raw === 'string' ? raw.trim() : undefined);
 }
 
 function laterOf(a: Date, b: Date): Date {
