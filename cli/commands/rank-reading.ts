@@ -147,6 +147,10 @@ export interface ReadingSetup {
   windowEnd: string;
 }
 
+/** A ReadBatch's text length for a missing text (null), and for a text equal to the one before it. */
+const NO_TEXT = -1;
+const SAME_AS_BEFORE = -2;
+
 /** Per kept line: where its output fields are in the batch's `rendered` bytes (offset, length), then its score's numbers (see readBatch). */
 const KEPT_NUMBERS = 9;
 const KEPT = 1;
@@ -264,9 +268,16 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch, space
     const texts: string[] = [];
     const rendered = growingBytes(space);
     let renderedBytes = 0;
+    let previous: string | null = null;
     const text = (value: string | null) => {
-      textLengths.push(value === null ? -1 : value.length);
+      // A text equal to the one before it (a canonical URL that is the URL itself) is sent once.
+      if (value !== null && value === previous) {
+        textLengths.push(SAME_AS_BEFORE);
+        return;
+      }
+      textLengths.push(value === null ? NO_TEXT : value.length);
       if (value !== null) texts.push(value);
+      previous = value;
     };
     const dropped: DroppedLine[] = [];
     let weights: ScoreWeights | null = null;
@@ -335,27 +346,54 @@ export interface KeptRead {
 }
 
 /**
- * A read batch's lines in order, for the thread that ranks: each kept line as a ReadItem placed in
- * its provider's list (`listLengths` carries the places over from batch to batch), each dropped one
- * as its DroppedLine. `table` is the reader's token table as known here (its new words are added
- * first). A failed line is thrown, after the lines before it.
+ * What unpacking carries from batch to batch: each source's lines so far (its list, whose length is
+ * the next line's provider rank), and one copy of each text many lines share (a provider's name, an
+ * authority rule, a freshness basis), which every kept line holds until the run is ranked: 100k
+ * copies of each were about 10 MB.
  */
-export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTokenWords>, listLengths: Map<string, number>, visit: (kept: KeptRead | null, dropped: DroppedLine | null) => void): void {
+export interface UnpackState {
+  listLengths: Map<string, number>;
+  shared: Map<string, string>;
+}
+
+export function createUnpackState(): UnpackState {
+  return { listLengths: new Map(), shared: new Map() };
+}
+
+/**
+ * A read batch's lines in order, for the thread that ranks: each kept line as a ReadItem placed in
+ * its provider's list, each dropped one as its DroppedLine. `table` is the reader's token table as
+ * known here (its new words are added first). A failed line is thrown, after the lines before it.
+ */
+export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTokenWords>, { listLengths, shared }: UnpackState, visit: (kept: KeptRead | null, dropped: DroppedLine | null) => void): void {
   table.add(batch.newWords);
   const { kinds, numbers, texts, textLengths, tokens, tokenCounts, weights } = batch;
   let textAt = 0;
   let lengthAt = 0;
+  let last: string | null = null;
   const next = (): string | null => {
     const length = textLengths[lengthAt++]!;
-    if (length === -1) return null;
+    if (length === SAME_AS_BEFORE) return last;
+    if (length === NO_TEXT) {
+      last = null;
+      return null;
+    }
     textAt += length;
-    return texts.slice(textAt - length, textAt);
+    last = texts.slice(textAt - length, textAt);
+    return last;
+  };
+  const sharedText = (text: string | null): string | null => {
+    if (text === null) return null;
+    const known = shared.get(text);
+    if (known !== undefined) return known;
+    shared.set(text, text);
+    return text;
   };
   let keptAt = 0;
   let droppedAt = 0;
   let tokenAt = 0;
   for (const kind of kinds) {
-    const provider = next()!;
+    const provider = sharedText(next())!;
     const providerRank = nextListPlace(listLengths, provider);
     if (kind === DROPPED) {
       visit(null, batch.dropped[droppedAt++]!);
@@ -368,10 +406,10 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     const canonicalUrl = next();
     const translation = next();
     const version = next()!;
-    const basis = next();
+    const basis = sharedText(next());
     const freshnessDate = next();
-    const authorityRule = next();
-    const authorityVersion = next();
+    const authorityRule = sharedText(next());
+    const authorityVersion = sharedText(next());
     const scored = numbers[at + 8] === 1;
     const scoreValue = Number.isNaN(numbers[at + 2]!) ? null : numbers[at + 2]!;
     const score: ItemScore = !scored || weights === null ? { score: scoreValue, components: null } : {

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRankInput } from '../../bench/rank-input.ts';
 import { openJsonlInput, streamInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { providerResultSchema } from '../../schemas/ingest.ts';
-import { parseRankOptions, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
+import { parseRankOptions, rankAndValidate, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
+import { rankItems } from '../../services/collector/index.ts';
 import { parseProviderResults } from './rank-reading.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
@@ -174,6 +175,23 @@ describe('skrya rank on a generated file with known duplicates', () => {
     expect(input.trueDocuments).toBeLessThan(input.lines * 0.8);
     expect(ranked).toHaveLength(input.trueDocuments);
     expect(ranked.reduce((sum, entry) => sum + 1 + (entry.merged as unknown[]).length, 0)).toBe(input.lines);
+  });
+
+  it('ranks as the pipeline\'s rankItems ranks the same results: every member of every line, however it crossed from the reading threads', async () => {
+    // Most canonical URLs are the URL itself, and providers, rules and bases repeat: the texts a batch sends once and the ranking shares.
+    const input = generateRankInput({ lines: 3_000, duplicateShare: 0.3, seed: 9 });
+    const rankOptions = { ...options, queries: ['kafka release'] };
+    const printed = parseLines((await rankAndValidate(input.text, 'generated.jsonl', rankOptions)).output);
+    const expected = rankItems(parseProviderResults(input.text, 'generated.jsonl'), { intent: rankOptions.intent, subQueries: rankOptions.queries, windowEnd: WINDOW_END, boostDomains: [] });
+    expect(printed).toHaveLength(expected.length);
+    printed.forEach((entry, index) => {
+      const { item, rank, score, components, canonicalUrl, sources, merged } = expected[index]!;
+      expect(entry).toEqual({
+        rank, id: item.id, score, components, url: item.url, canonical_url: canonicalUrl, title: item.title, snippet: item.snippet, published_date: item.published_at, source: item.provider,
+        sources: sources.map(({ provider, url }) => ({ provider, url })), merged,
+      });
+    });
+    expect(printed.filter((entry) => entry.url === entry.canonical_url).length).toBeGreaterThan(printed.length / 2);
   });
 
   it('writes the same bytes to a writer that makes it wait (a full pipe) as to one that does not, over several output buffers', async () => {

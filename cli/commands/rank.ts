@@ -9,7 +9,7 @@ import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, type Intent } from '../../schemas/ingest.ts';
 import { createRunRanking, type DigestItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
-import { createTokenWords, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
+import { createTokenWords, createUnpackState, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
 import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
 
 /**
@@ -259,7 +259,7 @@ const utf8Bound = (value: string) => 3 * value.length;
  */
 async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<number>; dropped: DroppedLine[] }> {
   const run = createRunRanking<number>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
-  const listLengths = new Map<string, number>();
+  const unpacking = createUnpackState();
   const dropped: DroppedLine[] = [];
   const readers = startReaders({ label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd }, plan);
   const tables = readers.map(() => createTokenWords());
@@ -272,7 +272,7 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
     const renderedAt = store.append(read.rendered);
     inputs.giveBack(read.input.buffer);
     outputs.giveBack(read.rendered.buffer);
-    unpackBatch(read, tables[reader]!, listLengths, (kept, drop) => {
+    unpackBatch(read, tables[reader]!, unpacking, (kept, drop) => {
       if (kept !== null) run.addRead(kept.item, store.addLine(renderedAt + kept.start, kept.length));
       else dropped.push(drop!);
     });
