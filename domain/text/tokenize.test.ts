@@ -31,6 +31,14 @@ describe('isAsciiText', () => {
       expect(isAsciiText(text)).toBe(/^\p{ASCII}*$/u.test(text));
     }), { numRuns: 2000 });
   });
+
+  it('answers the same for long texts, whichever way it checks them', () => {
+    const ascii = 'Kafka release notes, v4.1: '.repeat(200);
+    for (const [text, expected] of [[ascii, true], [`${ascii}é`, false], [`é${ascii}`, false], ['中文'.repeat(3000), false], [`${ascii}\ud83d`, false], [ascii.slice(0, 1024), true], [`${ascii.slice(0, 1023)}é`, false]] as const) {
+      expect(isAsciiText(text), text.slice(-20)).toBe(expected);
+      expect(isAsciiText(text)).toBe(/^\p{ASCII}*$/u.test(text));
+    }
+  });
 });
 
 describe('hasAsciiToken', () => {
