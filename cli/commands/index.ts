@@ -19,10 +19,12 @@ export interface CommandEntry {
 /**
  * `skrya rank` keeps 100k results' scores and dedupe keys alive until it ranks them, so each young
  * generation collection finds most of what it scans still alive, and V8 grows the young
- * generation to its largest (two 64 MB semi-spaces, a quarter of rank's peak memory). Semi-spaces
- * of 8 MB cut the peak without costing CPU (measured on the bench's 100k file; README Performance).
+ * generation to its largest (two 64 MB semi-spaces, a quarter of rank's peak memory). The flag
+ * sizes every thread's young generation (the reading threads' too). On the bench's 100k file,
+ * six alternating runs each: 4 MB semi-spaces peaked at 340–370 MB, 8 MB ones at 402–426 MB, in
+ * the same wall time (median 3.98 s both; another six pairs gave 4 MB 4 % more); README Performance.
  */
-const RANK_SEMI_SPACE_FLAG = '--max-semi-space-size=8';
+const RANK_SEMI_SPACE_FLAG = '--max-semi-space-size=4';
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'stack', summary: 'the local Kafka broker and schema registry, started from Maven Central artifacts without Docker', load: async () => (await import('./stack.ts')).registerStackCommand },
