@@ -13,7 +13,7 @@ const NOT_WORD_CHARACTER = /[^\p{L}\p{N}\p{M}]+/u;
 const NON_ASCII_WORD_CHARACTER = /(?!\p{ASCII})[\p{L}\p{N}\p{M}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-// eslint-disable-next-line no-control-regex -- every character outside ASCII, control characters included in ASCII
+// eslint-disable-next-line no-control-regex -- the class is all of ASCII, its control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Up to this length a text is checked by counting its UTF-8 bytes; a longer one by searching for a non-ASCII character. */
 const BYTE_COUNT_MAX_LENGTH = 1024;
