@@ -85,7 +85,7 @@ function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: 
  * Where the scorer's time goes, per result on one core, and the most a single scorer could do
  * with that work set against the passthrough's cost for the same result.
  */
-function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined): Row[] {
+function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined, cores: number): Row[] {
   const us = (value: number) => `${formatNumber(value)} µs`;
   const total = steps.normalize + steps.scoreResults + steps.encodeOutput;
   const largest = [['normalize', steps.normalize], ['validate + screen + score', steps.scoreResults], ['Avro encode', steps.encodeOutput]].sort((a, b) => (b[1] as number) - (a[1] as number))[0]!;
@@ -100,8 +100,31 @@ function scorerStepRows(steps: ScorerStepCosts, scorer: StageFigures | undefined
     const passthroughPerResult = 1_000_000 / (scorer.passthrough.medianMessagesPerSecond * (scorer.items / scorer.inputs));
     const ceiling = passthroughPerResult / total;
     rows.push(['  scorer / passthrough that this work allows on one core', `${formatNumber(ceiling)} (passthrough ${us(passthroughPerResult)} per result)`, `≥ ${STAGE_RATIO_AIMS.scorer}`, met(ceiling >= STAGE_RATIO_AIMS.scorer)]);
+    rows.push(scorerCpuBudgetRow(scorer, cores));
   }
   return rows;
+}
+
+/**
+ * The CPU the scorer's ratio aim asks of this machine, from the stage's median round: the rate
+ * the aim means against this run's passthrough, times the CPU the scorer's process spent a result
+ * (event loop, scoring worker and their helper threads), against the machine's cores less what
+ * the broker and the rest took beside it in that window.
+ */
+function scorerCpuBudgetRow(scorer: StageFigures, cores: number): Row {
+  const { stage } = scorer;
+  const itemsPerInput = scorer.items / scorer.inputs;
+  const aimItemsPerSecond = STAGE_RATIO_AIMS.scorer * scorer.passthrough.medianMessagesPerSecond * itemsPerInput;
+  const cpuPerItemUs = (stage.cpuShare / stage.itemsPerSecond) * 1_000_000;
+  const needed = (aimItemsPerSecond * cpuPerItemUs) / 1_000_000;
+  const others = Math.max(0, stage.machineBusy * cores - stage.cpuShare);
+  const affordableUs = ((cores - others) / aimItemsPerSecond) * 1_000_000;
+  return [
+    `  CPU the scorer / passthrough aim asks of ${cores} cores`,
+    `${formatNumber(aimItemsPerSecond)} items/s (${STAGE_RATIO_AIMS.scorer} of the passthrough) at the ${formatNumber(cpuPerItemUs)} µs of CPU the scorer's process spent a result (event loop, worker and helper threads) is ${formatNumber(needed)} CPU s/s; the broker and the rest took ${formatNumber(others)} CPU s/s beside it (at its rate; more at the aim's), so the aim leaves ${formatNumber(affordableUs)} µs a result`,
+    `≤ ${cores} CPU s/s`,
+    needed + others <= cores ? 'within the machine' : `**beyond the machine**: the process would need ${formatNumber(cpuPerItemUs / affordableUs)}× less CPU a result, own work and Kafka client alike`,
+  ];
 }
 
 const seconds = (ms: number) => `${formatNumber(ms / 1000)} s`;
@@ -195,7 +218,7 @@ export function renderTable(results: BenchResults): string {
     rows.push(['scoreItem (one-off: builds a request scorer each call)', `${formatNumber(kernels.scoreItem.median)} ops/s`, '', '']);
     rows.push(['createItemScorer (bulk: query prepared once)', `${formatNumber(kernels.itemScorerBulk.median)} ops/s`, '', '']);
     rows.push([`dedupeItems on ${formatNumber(kernels.dedupeItems.items)} items`, `${formatNumber(kernels.dedupeItems.median)} items/s (${formatNumber(kernels.dedupeItems.clusters)} clusters)`, '', '']);
-    rows.push(...scorerStepRows(kernels.scorerSteps, scorer));
+    rows.push(...scorerStepRows(kernels.scorerSteps, scorer, cores));
   }
   for (const [section, error] of Object.entries(results.errors)) rows.push([`${section}: failed`, error.replace(/\|/g, '\\|').replace(/\n/g, ' '), '', '**failed**']);
 
