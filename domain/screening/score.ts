@@ -7,7 +7,10 @@
  * instructions" + "do not tell the user" scores far higher than any one of them. Carrier-only
  * clusters (a chat template in a tutorial, a hidden HTML comment with no instruction in it) are
  * scaled down: carriers matter when they carry something. The item's score is its worst cluster,
- * raised a little by the others.
+ * raised a little by the others. A cluster that only repeats what another field's cluster holds
+ * (the same rules on the same text, as a snippet repeats the start of a page and a feed entry's
+ * HTML its text) and scores no higher is one piece of evidence, not another: it is left out, so an
+ * item scores the same whether its provider sent the text once or also as a snippet and markup.
  *
  * Verdict thresholds (score is 0..1 risk):
  *   < 0.35  accept      nothing, or weak signals that benign pages also show
@@ -54,25 +57,51 @@ const OTHER_CLUSTERS_FACTOR = 0.5;
 
 export function scoreHits(hits: readonly Hit[]): number {
   if (hits.length === 0) return 0;
+  const clusters = clustersOf(hits);
+  const clusterScores = clusters.filter((cluster, index) => !repeatsAnother(clusters, index)).map((cluster) => cluster.score);
+  clusterScores.sort((a, b) => b - a);
+  const [worst = 0, ...others] = clusterScores;
+  return round(1 - (1 - worst) * (1 - OTHER_CLUSTERS_FACTOR * noisyOr(others)));
+}
+
+interface Cluster {
+  field: string;
+  score: number;
+  /** Each hit's rule and text: what another field's cluster must hold for this one to repeat it. */
+  evidence: Set<string>;
+}
+
+/** Hits of one field less than CLUSTER_GAP apart, cluster by cluster, each scored. */
+function clustersOf(hits: readonly Hit[]): Cluster[] {
   const ordered = [...hits].sort((a, b) => (a.field === b.field ? a.span.start - b.span.start : a.field < b.field ? -1 : 1));
-  const clusterScores: number[] = [];
+  const clusters: Cluster[] = [];
   let cluster: Hit[] = [];
   let clusterEnd = -Infinity;
-  let clusterField = '';
+  const close = () => clusters.push({ field: cluster[0]!.field, score: scoreCluster(cluster), evidence: new Set(cluster.map((hit) => `${hit.rule}\u0000${hit.text}`)) });
   for (const hit of ordered) {
-    if (cluster.length > 0 && (hit.field !== clusterField || hit.span.start > clusterEnd + CLUSTER_GAP)) {
-      clusterScores.push(scoreCluster(cluster));
+    if (cluster.length > 0 && (hit.field !== cluster[0]!.field || hit.span.start > clusterEnd + CLUSTER_GAP)) {
+      close();
       cluster = [];
       clusterEnd = -Infinity;
     }
     cluster.push(hit);
-    clusterField = hit.field;
     clusterEnd = Math.max(clusterEnd, hit.span.end);
   }
-  clusterScores.push(scoreCluster(cluster));
-  clusterScores.sort((a, b) => b - a);
-  const [worst = 0, ...others] = clusterScores;
-  return round(1 - (1 - worst) * (1 - OTHER_CLUSTERS_FACTOR * noisyOr(others)));
+  close();
+  return clusters;
+}
+
+/**
+ * Whether clusters[index] repeats a cluster of another field: all its evidence is in that one,
+ * which scores at least as high (of two that repeat each other at the same score, the first stays).
+ */
+function repeatsAnother(clusters: readonly Cluster[], index: number): boolean {
+  const cluster = clusters[index]!;
+  return clusters.some((other, otherIndex) =>
+    otherIndex !== index &&
+    other.field !== cluster.field &&
+    (other.score > cluster.score || (other.score === cluster.score && (otherIndex < index || other.evidence.size > cluster.evidence.size))) &&
+    [...cluster.evidence].every((entry) => other.evidence.has(entry)));
 }
 
 function scoreCluster(cluster: readonly Hit[]): number {
