@@ -8,7 +8,8 @@ import { outsideInjectionCorpus } from './real-text/outside-injections.ts';
 import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
 import { scannerBenchmarkCorpus } from './real-text/scanner-benchmark.ts';
 import { screeningQuality } from './quality-report.ts';
-import { screenItem } from './screen-item.ts';
+import { screenItem, type ScreenInput } from './screen-item.ts';
+import { snippetOf } from '../text/clean-text.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
 
 // Resolved like scripts/eval-injection.ts: <repo>/../shared/corpora/injection-dev.jsonl.
@@ -28,6 +29,23 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
       const row = quality.find((entry) => entry.lang === lang);
       expect(row?.recall.rate, `${lang} missed ${JSON.stringify(row?.missedKinds)}`).toBeGreaterThanOrEqual(floor);
     }
+  });
+
+  it('does not regress on the generated test split screened as a provider sends items (the text, a snippet of it and the text as HTML)', { timeout: 120_000 }, () => {
+    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    const asSent = (input: ScreenInput) => screenItem({
+      ...input,
+      summary: snippetOf(input.content ?? ''),
+      html: (input.content ?? '').split(/\n{2,}/).map((part) => `<p>${escape(part)}</p>`).join('\n'),
+    });
+    const all = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), asSent).find((row) => row.lang === 'all')!;
+    const expected = baseline.providerLayoutTest;
+    const benign = all.confusion.benign;
+    // The same sentence sent three times is one piece of evidence: benign pages must be accepted about as often as their text alone.
+    const notAccepted = (benign.downweight + benign.quarantine + benign.drop) / (benign.accept + benign.downweight + benign.quarantine + benign.drop);
+    expect(all.recall.rate, `missed ${JSON.stringify(all.missedKinds)}`).toBeGreaterThanOrEqual(expected.recall);
+    expect(all.falsePositiveRate.rate, `false alarms ${JSON.stringify(all.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
+    expect(notAccepted).toBeLessThanOrEqual(expected.benignNotAccepted);
   });
 
   it('does not regress on the real-text test split (documentation by other people, documents never trained or tuned on), per language and per origin', { timeout: 180_000 }, () => {
