@@ -10,6 +10,7 @@ import { scannerBenchmarkCorpus } from './real-text/scanner-benchmark.ts';
 import { screeningQuality } from './quality-report.ts';
 import { screenItem, type ScreenInput } from './screen-item.ts';
 import { snippetOf } from '../text/clean-text.ts';
+import { htmlToText } from '../text/html.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
 
 // Resolved like scripts/eval-injection.ts: <repo>/../shared/corpora/injection-dev.jsonl.
@@ -31,17 +32,16 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
     }
   });
 
-  it('does not regress on the generated test split screened as a provider sends items (the text, a snippet of it and the text as HTML)', { timeout: 120_000 }, () => {
-    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    const asSent = (input: ScreenInput) => screenItem({
-      ...input,
-      summary: snippetOf(input.content ?? ''),
-      html: (input.content ?? '').split(/\n{2,}/).map((part) => `<p>${escape(part)}</p>`).join('\n'),
-    });
-    const all = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), asSent).find((row) => row.lang === 'all')!;
-    const expected = baseline.providerLayoutTest;
+  it('does not regress on the generated test split laid out as the feed reader hands items on (visible text, a snippet of it, the markup as HTML)', { timeout: 120_000 }, () => {
+    const asFeedEntry = (input: ScreenInput) => {
+      const markup = input.content ?? '';
+      const visible = htmlToText(markup).text;
+      return screenItem({ ...input, content: visible, summary: snippetOf(visible), html: markup.includes('<') ? markup : null });
+    };
+    const all = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), asFeedEntry).find((row) => row.lang === 'all')!;
+    const expected = baseline.feedLayoutTest;
     const benign = all.confusion.benign;
-    // The same sentence sent three times is one piece of evidence: benign pages must be accepted about as often as their text alone.
+    // One sentence sent as text, snippet and markup is one piece of evidence: benign pages are accepted as often as their text alone.
     const notAccepted = (benign.downweight + benign.quarantine + benign.drop) / (benign.accept + benign.downweight + benign.quarantine + benign.drop);
     expect(all.recall.rate, `missed ${JSON.stringify(all.missedKinds)}`).toBeGreaterThanOrEqual(expected.recall);
     expect(all.falsePositiveRate.rate, `false alarms ${JSON.stringify(all.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
