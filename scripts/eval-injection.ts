@@ -1,6 +1,6 @@
 /**
  * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
- *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|scanner-test|FILE] [--mode combined|rules|both]
+ *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|scanner-test|FILE] [--mode combined|rules|both] [--layout as-written|feed]
  * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
  * `validation` the split the thresholds were chosen on (not a held-out figure), `real-test` /
  * `real-validation` the splits of the real-text corpus (benign documentation by other people, by
@@ -10,20 +10,29 @@
  * agent-security-scanner-mcp ships (real-text/scanner-benchmark.ts; all test, the same two ways), `shared`
  * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
  * labelled JSONL file. Default: test, real-test, shared, promptfoo-test and scanner-test, both modes. Predicted positive = quarantine or drop.
- * Exit 1 when a corpus cannot be read.
+ * `--layout feed` screens each item as the feed reader hands an entry on (its content read as the
+ * entry's markup: visible text, a snippet of it and the markup, evaluate.ts SCREEN_LAYOUTS);
+ * the default screens title and content as written. Exit 1 when a corpus cannot be read, 2 on an
+ * unknown layout.
  */
 import { evalOptions, loadEvalSet } from './eval-sets.ts';
 import { formatProportion, type Proportion } from '../domain/learned/wilson.ts';
 import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
-import { parseLabelledCorpus } from '../domain/screening/evaluate.ts';
+import { parseLabelledCorpus, SCREEN_LAYOUTS, type ScreenLayout } from '../domain/screening/evaluate.ts';
 import { outsideInjectionCorpus } from '../domain/screening/real-text/outside-injections.ts';
 import { scannerBenchmarkCorpus } from '../domain/screening/real-text/scanner-benchmark.ts';
 import { realTextCorpus } from '../domain/screening/real-text/real-text-corpus.ts';
 import { screeningQuality } from '../domain/screening/quality-report.ts';
 import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts';
-import { screenItem } from '../domain/screening/screen-item.ts';
+import { screenItem, type ScreenInput } from '../domain/screening/screen-item.ts';
 
 const { sets, modes } = evalOptions(['test', 'real-test', 'shared', 'promptfoo-test', 'scanner-test']);
+const layoutArgument = process.argv.indexOf('--layout') >= 0 ? process.argv[process.argv.indexOf('--layout') + 1] : 'as-written';
+if (layoutArgument === undefined || !Object.hasOwn(SCREEN_LAYOUTS, layoutArgument)) {
+  process.stderr.write(`eval-injection: unknown --layout ${JSON.stringify(layoutArgument ?? '')}: use ${Object.keys(SCREEN_LAYOUTS).join(' or ')}\n`);
+  process.exit(2);
+}
+const layout = SCREEN_LAYOUTS[layoutArgument as ScreenLayout];
 const PROMPTFOO_SET = /^promptfoo-(test|validation)$/;
 /** Sets of other people's prompts, each screened as-is and in a benign page (reported per carrier). */
 const OUTSIDE_SET = /^(promptfoo-(test|validation)|scanner-test)$/;
@@ -39,9 +48,10 @@ for (const set of sets) {
   for (const which of modes) {
     const scoring = which === 'rules' ? RULES_ONLY : SCORING_MODEL;
     const started = performance.now();
-    const quality = screeningQuality(items, (input) => screenItem(input, { scoring }));
+    const screen = (input: ScreenInput) => screenItem(layout(input), { scoring });
+    const quality = screeningQuality(items, screen);
     const elapsed = performance.now() - started;
-    process.stdout.write(`\n## ${set} (${items.length} items) — ${which === 'rules' ? 'rules only' : 'rules + learned model'}; ${(elapsed / items.length).toFixed(2)} ms/item\n\n`);
+    process.stdout.write(`\n## ${set} (${items.length} items, laid out ${layoutArgument}) — ${which === 'rules' ? 'rules only' : 'rules + learned model'}; ${(elapsed / items.length).toFixed(2)} ms/item\n\n`);
     process.stdout.write('| lang | items | recall [95% CI] | FPR [95% CI] | hard-negative FPR [95% CI] |\n|---|---|---|---|---|\n');
     // A set without injections (the real-text splits) has no recall to report, one without benign items (promptfoo) no FPR.
     const cell = (proportion: Proportion) => (proportion.trials === 0 ? '—' : formatProportion(proportion));
@@ -50,13 +60,13 @@ for (const set of sets) {
       // The real-text splits per origin: Debian manuals, npm documentation of LLM SDKs.
       process.stdout.write('\n| origin | lang | passages | FPR [95% CI] |\n|---|---|---|---|\n');
       for (const origin of ['debian', 'npm'] as const) {
-        for (const row of screeningQuality(items.filter((item) => item.kind.startsWith(`real:${origin}:`)), (input) => screenItem(input, { scoring }))) process.stdout.write(`| ${origin} | ${row.lang} | ${row.items} | ${cell(row.falsePositiveRate)} |\n`);
+        for (const row of screeningQuality(items.filter((item) => item.kind.startsWith(`real:${origin}:`)), screen)) process.stdout.write(`| ${origin} | ${row.lang} | ${row.items} | ${cell(row.falsePositiveRate)} |\n`);
       }
     }
     if (OUTSIDE_SET.test(set)) {
       process.stdout.write('\n| carrier | prompts | recall [95% CI] | FPR [95% CI] |\n|---|---|---|---|\n');
       for (const carrier of OUTSIDE_CARRIERS) {
-        const all = screeningQuality(items.filter((item) => 'carrier' in item && item.carrier === carrier), (input) => screenItem(input, { scoring }))[0];
+        const all = screeningQuality(items.filter((item) => 'carrier' in item && item.carrier === carrier), screen)[0];
         if (all !== undefined) process.stdout.write(`| ${carrier} | ${all.items} | ${cell(all.recall)} | ${cell(all.falsePositiveRate)} |\n`);
       }
     }

@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
+import { snippetOf } from '../text/clean-text.ts';
+import { htmlToText } from '../text/html.ts';
 import { screenItem, type ScreenInput, type ScreenResult } from './screen-item.ts';
 
 export const labelledItemSchema = z.object({
@@ -23,6 +25,21 @@ export const labelledItemSchema = z.object({
 export type LabelledItem = z.infer<typeof labelledItemSchema>;
 
 export const PREDICTED_POSITIVE: ReadonlySet<ScreenResult['verdict']> = new Set(['quarantine', 'drop']);
+
+/**
+ * How a labelled item reaches the scorer: `as-written` screens its title and content as the corpus
+ * holds them; `feed` lays it out as the feed reader hands an entry on, its content read as the
+ * entry's markup: the visible text as content, a snippet of it as summary, the markup as html.
+ */
+export const SCREEN_LAYOUTS = {
+  'as-written': (input: ScreenInput): ScreenInput => input,
+  feed: (input: ScreenInput): ScreenInput => {
+    const markup = input.content ?? '';
+    const visible = htmlToText(markup).text;
+    return { ...input, content: visible, summary: snippetOf(visible), html: markup.includes('<') ? markup : null };
+  },
+} as const;
+export type ScreenLayout = keyof typeof SCREEN_LAYOUTS;
 
 export interface InjectionEvaluation {
   items: number;

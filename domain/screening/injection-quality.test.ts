@@ -3,14 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateInjectionCorpus } from './corpus/generate-corpus.ts';
-import { parseLabelledCorpus } from './evaluate.ts';
+import { parseLabelledCorpus, SCREEN_LAYOUTS } from './evaluate.ts';
 import { outsideInjectionCorpus } from './real-text/outside-injections.ts';
 import { realTextCorpus, realTextOrigin } from './real-text/real-text-corpus.ts';
 import { scannerBenchmarkCorpus } from './real-text/scanner-benchmark.ts';
 import { screeningQuality } from './quality-report.ts';
-import { screenItem, type ScreenInput } from './screen-item.ts';
-import { snippetOf } from '../text/clean-text.ts';
-import { htmlToText } from '../text/html.ts';
+import { screenItem } from './screen-item.ts';
 import baseline from './quality-baseline.json' with { type: 'json' };
 
 // Resolved like scripts/eval-injection.ts: <repo>/../shared/corpora/injection-dev.jsonl.
@@ -33,12 +31,7 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
   });
 
   it('does not regress on the generated test split laid out as the feed reader hands items on (visible text, a snippet of it, the markup as HTML)', { timeout: 120_000 }, () => {
-    const asFeedEntry = (input: ScreenInput) => {
-      const markup = input.content ?? '';
-      const visible = htmlToText(markup).text;
-      return screenItem({ ...input, content: visible, summary: snippetOf(visible), html: markup.includes('<') ? markup : null });
-    };
-    const all = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), asFeedEntry).find((row) => row.lang === 'all')!;
+    const all = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), (input) => screenItem(SCREEN_LAYOUTS.feed(input))).find((row) => row.lang === 'all')!;
     const expected = baseline.feedLayoutTest;
     const benign = all.confusion.benign;
     // One sentence sent as text, snippet and markup is one piece of evidence: benign pages are accepted as often as their text alone.
