@@ -15,7 +15,7 @@
  * the default screens title and content as written. Exit 1 when a corpus cannot be read, 2 on an
  * unknown layout.
  */
-import { evalOptions, loadEvalSet } from './eval-sets.ts';
+import { argument, evalOptions, loadEvalSet } from './eval-sets.ts';
 import { formatProportion, type Proportion } from '../domain/learned/wilson.ts';
 import { generateInjectionCorpus } from '../domain/screening/corpus/generate-corpus.ts';
 import { parseLabelledCorpus, SCREEN_LAYOUTS, type ScreenLayout } from '../domain/screening/evaluate.ts';
@@ -27,7 +27,7 @@ import { RULES_ONLY, SCORING_MODEL } from '../domain/screening/scoring-model.ts'
 import { screenItem, type ScreenInput } from '../domain/screening/screen-item.ts';
 
 const { sets, modes } = evalOptions(['test', 'real-test', 'shared', 'promptfoo-test', 'scanner-test']);
-const layoutArgument = process.argv.indexOf('--layout') >= 0 ? process.argv[process.argv.indexOf('--layout') + 1] : 'as-written';
+const layoutArgument = process.argv.includes('--layout') ? argument('--layout') : 'as-written';
 if (layoutArgument === undefined || !Object.hasOwn(SCREEN_LAYOUTS, layoutArgument)) {
   process.stderr.write(`eval-injection: unknown --layout ${JSON.stringify(layoutArgument ?? '')}: use ${Object.keys(SCREEN_LAYOUTS).join(' or ')}\n`);
   process.exit(2);

@@ -1,5 +1,5 @@
 /**
- * What the eval scripts share: the `--set` and `--mode` options, and loading a set (a split of a
+ * What the eval scripts share: the `--set` and `--mode` options (and reading any other), and loading a set (a split of a
  * generated corpus, the outside corpus in ../shared/corpora, or any labelled JSONL file).
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function argument(name: string): string | undefined {
+/** The value after `name` on the command line; undefined when the option or its value is missing. */
+export function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
