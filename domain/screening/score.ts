@@ -101,7 +101,12 @@ function repeatsAnother(clusters: readonly Cluster[], index: number): boolean {
     otherIndex !== index &&
     other.field !== cluster.field &&
     (other.score > cluster.score || (other.score === cluster.score && (otherIndex < index || other.evidence.size > cluster.evidence.size))) &&
-    [...cluster.evidence].every((entry) => other.evidence.has(entry)));
+    isSubset(cluster.evidence, other.evidence));
+}
+
+function isSubset(part: ReadonlySet<string>, whole: ReadonlySet<string>): boolean {
+  for (const entry of part) if (!whole.has(entry)) return false;
+  return true;
 }
 
 function scoreCluster(cluster: readonly Hit[]): number {

@@ -2,7 +2,7 @@
  * A whitespace run that is not already one plain space: in prose most runs are, and replacing only
  * the others gives the same text as replacing every `\s+`, about ten times faster on a feed entry.
  */
-const UNCOLLAPSED_WHITESPACE = /\s{2,}|[^\S ]/g;
+export const UNCOLLAPSED_WHITESPACE = /\s{2,}|[^\S ]/g;
 
 /** Whitespace collapsed, trimmed. */
 export function cleanText(value: unknown): string {

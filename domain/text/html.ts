@@ -3,7 +3,7 @@
  * lives in readable-document.ts, so that code reading only text does not load one.
  */
 import { Parser } from 'htmlparser2';
-import { cleanText } from './clean-text.ts';
+import { cleanText, UNCOLLAPSED_WHITESPACE } from './clean-text.ts';
 
 /** Elements whose text is never rendered: dropped from the text entirely. */
 const UNRENDERED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'math']);
@@ -76,11 +76,7 @@ export function htmlToText(html: string): HtmlText {
   return { text: blockText(visible), hidden: cleanText(hidden) };
 }
 
-/**
- * A whitespace run that is not already one plain space (the runs cleanText collapses). A run
- * holding a line break ends a line, any other is a space within one.
- */
-const UNCOLLAPSED_WHITESPACE = /\s{2,}|[^\S ]/g;
+/** A run cleanText collapses that holds a line break ends a line; any other is a space within one. */
 const collapseRun = (run: string) => (run.includes('\n') ? '\n' : ' ');
 
 /**
