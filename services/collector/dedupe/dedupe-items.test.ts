@@ -286,6 +286,23 @@ describe('dedupeItems: a text made only of the run\'s common words', () => {
       ['older', []],
     ]);
   });
+
+  it('counts the words two texts share whatever order they come in, and keeps apart one sharing too few', () => {
+    const words = sentence.split(' ');
+    const clusters = dedupeItems([
+      item('current', 'https://spec.openapis.org/oas/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.9),
+      // The same words backwards: every one shared, none in the same place.
+      item('reordered', 'https://reorder.example.org/oas.html', 'v3.2.0 Specification OpenAPI', [...words].reverse().join(' '), 0.5),
+      item('mirror-1', 'https://oas.mirror.example.org/latest.html', 'OpenAPI Specification v3.2.0', sentence, 0.45),
+      item('mirror-2', 'https://openapi.mirror.example.net/v3.2.0.html', 'OpenAPI Specification v3.2.0', sentence, 0.42),
+      // Half the sentence's words and as many others: about half of either text's words shared, under the 80 % overlap needs.
+      item('half', 'https://half.example.net/oas.html', 'OpenAPI Specification v3.2.0', `${words.slice(0, 16).join(' ')} ${Array.from({ length: 16 }, (_, index) => `unrelated${index}`).join(' ')}`, 0.3),
+    ]);
+    expect(clusters.map((cluster) => [cluster.item.id, cluster.merged.map((merged) => merged.id)])).toEqual([
+      ['current', ['reordered', 'mirror-1', 'mirror-2']],
+      ['half', []],
+    ]);
+  });
 });
 
 describe('createDedupeRun: candidates read elsewhere (addRead)', () => {

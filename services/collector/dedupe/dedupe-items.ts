@@ -235,8 +235,11 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
 
 /**
  * The words of each candidate as it is added: interned to integer ids and hashed once per
- * distinct word, every candidate's ids (in text order) in one growing Int32Array, and how many
- * candidates have each word (document frequency, counted only for texts long enough to match).
+ * distinct word, every candidate's ids (in text order) in one growing Int32Array, its distinct
+ * words in another (for texts long enough to match), and how many candidates have each word
+ * (document frequency, counted for those texts only). The distinct words are gathered as
+ * candidates come, not in `features`: `skrya rank` adds them while its reading threads still
+ * read, and `features` runs alone once all are in.
  */
 const STOP_WORD = -1;
 
@@ -260,6 +263,10 @@ function createWordTable(minContentTokens: number) {
   let idStarts = new Int32Array(1024);
   // 1: too few distinct content words to take part in near-duplicate matching.
   let tooShort = new Int32Array(1024);
+  // Candidate i's distinct words, in the order they first occur: distinctWords[distinctStarts[i] .. distinctStarts[i + 1]) (empty when too short).
+  let distinctWords = new Int32Array(1 << 12);
+  let distinctCount = 0;
+  let distinctStarts = new Int32Array(1024);
   let count = 0;
 
   /** The word id of a token (STOP_WORD for a stop word); a new word is hashed once. */
@@ -283,6 +290,7 @@ function createWordTable(minContentTokens: number) {
     const itemIndex = count++;
     idStarts = growArray(idStarts, count + 1);
     tooShort = growArray(tooShort, count);
+    distinctStarts = growArray(distinctStarts, count + 1);
     const start = idCount;
     let words = tables.get(table);
     if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(1024), registered: 0 }));
@@ -304,21 +312,26 @@ function createWordTable(minContentTokens: number) {
       lastSeenIn[id] = itemIndex;
       distinct++;
     }
+    distinctStarts[itemIndex] = distinctCount;
+    distinctStarts[itemIndex + 1] = distinctCount;
     if (distinct < minContentTokens) {
       tooShort[itemIndex] = 1;
       return;
     }
+    distinctWords = growArray(distinctWords, distinctCount + distinct);
     for (let k = start; k < idCount; k++) {
       const id = allIds[k]!;
       if (lastSeenIn[id] !== itemIndex) continue;
       documentFrequency[id]!++;
       lastSeenIn[id] = -2 - itemIndex;
+      distinctWords[distinctCount++] = id;
     }
+    distinctStarts[itemIndex + 1] = distinctCount;
   }
 
   /**
-   * Every candidate's fingerprint and sorted distinct words, once all are in (which words are the
-   * run's common ones depends on all of them). The word ids in text order are dropped afterwards.
+   * Every candidate's fingerprint, and its sorted distinct words, once all are in (which words are
+   * the run's common ones depends on all of them). The word ids in text order are dropped afterwards.
    */
   function features(): NearDuplicateFeatures {
     const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * count));
@@ -329,32 +342,22 @@ function createWordTable(minContentTokens: number) {
       hasFingerprint: new Uint8Array(count),
       fingerprintHigh: new Int32Array(count),
       fingerprintLow: new Int32Array(count),
-      words: new Int32Array(idCount),
-      wordsStart: new Int32Array(count),
-      wordsEnd: new Int32Array(count),
+      words: distinctWords,
+      wordsStart: distinctStarts.subarray(0, count),
+      wordsEnd: distinctStarts.subarray(1, count + 1),
       documentFrequency,
     };
-    let distinctEnd = 0;
     for (let itemIndex = 0; itemIndex < count; itemIndex++) {
       if (tooShort[itemIndex] === 1) continue;
       result.usable[itemIndex] = 1;
-      const wordsStart = distinctEnd;
       let featureCount = 0;
       for (let k = idStarts[itemIndex]!; k < idStarts[itemIndex + 1]!; k++) {
         const id = allIds[k]!;
-        // Marks distinct words with a value no counting pass in add() left behind.
-        if (lastSeenIn[id] !== count + itemIndex) {
-          lastSeenIn[id] = count + itemIndex;
-          result.words[distinctEnd++] = id;
-        }
         if (documentFrequency[id]! > commonAbove) continue;
         highs[featureCount] = wordHighs[id]!;
         lows[featureCount] = wordLows[id]!;
         featureCount++;
       }
-      result.words.subarray(wordsStart, distinctEnd).sort();
-      result.wordsStart[itemIndex] = wordsStart;
-      result.wordsEnd[itemIndex] = distinctEnd;
       // Word overlap uses every content word: the run's common words are most of what two copies share.
       // A text made only of them (a specification whose sentence every version repeats) has no
       // fingerprint, but its copies can still be found by overlap, with versions kept apart.
@@ -379,7 +382,7 @@ interface NearDuplicateFeatures {
   hasFingerprint: Uint8Array;
   fingerprintHigh: Int32Array;
   fingerprintLow: Int32Array;
-  /** Distinct content word ids (stop words left out) of candidate i, sorted: words[wordsStart[i] .. wordsEnd[i]). */
+  /** Distinct content word ids (stop words left out) of candidate i: words[wordsStart[i] .. wordsEnd[i]). */
   words: Int32Array;
   wordsStart: Int32Array;
   wordsEnd: Int32Array;
@@ -505,24 +508,6 @@ function createClustering(features: NearDuplicateFeatures, versions: readonly st
   return { join };
 }
 
-/** Distinct words two sorted id ranges of `words` share. */
-function sharedWords(words: Int32Array, leftStart: number, leftEnd: number, rightStart: number, rightEnd: number): number {
-  let shared = 0;
-  let i = leftStart;
-  let j = rightStart;
-  while (i < leftEnd && j < rightEnd) {
-    const left = words[i]!;
-    const right = words[j]!;
-    if (left === right) {
-      shared++;
-      i++;
-      j++;
-    } else if (left < right) i++;
-    else j++;
-  }
-  return shared;
-}
-
 /**
  * Word-overlap matching: the best-ranked earlier cluster whose leader shares at least
  * `overlapThreshold` of the shorter word set (and MIN_SHARED_WORDS words). Candidates are the
@@ -536,6 +521,9 @@ function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: n
   let leaderOf = new Int32Array(1024).fill(-1);
   // Cluster → the lookup that last counted it as a candidate, so each is compared once a lookup.
   let seenIn = new Int32Array(1024).fill(-1);
+  // Word → the lookup whose item has it: a leader's shared words are counted by reading its words
+  // once, with no sorted word lists to merge (sorting every item's words cost more than the lookups).
+  const markedIn = new Int32Array(documentFrequency.length).fill(-1);
   let lookups = 0;
 
   return {
@@ -561,6 +549,7 @@ function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: n
       const end = wordsEnd[index]!;
       if (end - start < MIN_SHARED_WORDS) return undefined;
       const lookup = lookups++;
+      let marked = false;
       let best: number | undefined;
       for (let k = start; k < end; k++) {
         const word = words[k]!;
@@ -573,7 +562,12 @@ function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: n
           if (leader === -1) continue;
           const leaderSize = wordsEnd[leader]! - wordsStart[leader]!;
           if (leaderSize < MIN_SHARED_WORDS) continue;
-          const shared = sharedWords(words, start, end, wordsStart[leader]!, wordsEnd[leader]!);
+          if (!marked) {
+            for (let m = start; m < end; m++) markedIn[words[m]!] = lookup;
+            marked = true;
+          }
+          let shared = 0;
+          for (let m = wordsStart[leader]!; m < wordsEnd[leader]!; m++) if (markedIn[words[m]!] === lookup) shared++;
           if (shared >= MIN_SHARED_WORDS && shared >= overlapThreshold * Math.min(end - start, leaderSize) && accept(cluster)) best = cluster;
         }
       }
