@@ -330,8 +330,8 @@ function createWordTable(minContentTokens: number) {
   }
 
   /**
-   * Every candidate's fingerprint, and its sorted distinct words, once all are in (which words are
-   * the run's common ones depends on all of them). The word ids in text order are dropped afterwards.
+   * Every candidate's fingerprint, and its distinct words, once all are in (which words are the
+   * run's common ones depends on all of them). The word ids in text order are dropped afterwards.
    */
   function features(): NearDuplicateFeatures {
     const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * count));
