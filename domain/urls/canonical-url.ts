@@ -58,23 +58,30 @@ function normalizePercentEncoding(part: string): string {
   });
 }
 
+interface QueryPair {
+  name: string;
+  raw: string;
+}
+
 function canonicalQuery(search: string): string {
   if (search === '' || search === '?') return '';
-  const pairs = search
-    .slice(1)
-    .split('&')
-    .filter((pair) => pair !== '')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      const name = normalizePercentEncoding(equals === -1 ? pair : pair.slice(0, equals));
-      const value = equals === -1 ? '' : normalizePercentEncoding(pair.slice(equals + 1));
-      return { name, value, raw: equals === -1 ? name : `${name}=${value}` };
-    })
-    .filter((pair) => !isTrackingParameter(safeDecode(pair.name)));
+  // One loop into one array of one kind of object, not filter → map → filter: arrays of different
+  // kinds (an empty one, one of pairs) at the same place were a fresh compilation of canonicalUrl
+  // per kind on every thread that canonicalizes (about 150 ms of compiling in a 100k `skrya rank`).
+  const pairs: QueryPair[] = [];
+  for (const pair of search.slice(1).split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = normalizePercentEncoding(equals === -1 ? pair : pair.slice(0, equals));
+    if (isTrackingParameter(safeDecode(name))) continue;
+    pairs.push({ name, raw: equals === -1 ? name : `${name}=${normalizePercentEncoding(pair.slice(equals + 1))}` });
+  }
   if (pairs.length === 0) return '';
   // Array#sort is stable: repeated names keep their relative order, which can carry meaning.
   pairs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return `?${pairs.map((pair) => pair.raw).join('&')}`;
+  let query = '';
+  for (const pair of pairs) query += `${query === '' ? '?' : '&'}${pair.raw}`;
+  return query;
 }
 
 function safeDecode(text: string): string {
