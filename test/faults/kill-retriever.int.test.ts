@@ -1,8 +1,10 @@
 /**
  * kill -9 of the retriever mid-stream: it runs as a separate `skrya run retriever` process over two
  * topics whose sources are local feeds and notes, while the scorer, collector and sink run in this
- * process. Requests are published in bursts and the retriever is SIGKILLed at a random moment after
- * each burst and restarted at once, so runs are cut half-way and executed again by its successor.
+ * process. Requests are published in bursts, each in one send, and the retriever is SIGKILLed once it
+ * has committed a random few of a burst (its progress, not a clock, picks the moment: a loaded
+ * machine cannot make every kill land after the work) and restarted at once, so runs are cut
+ * half-way and executed again by its successor.
  * Afterwards every request has its run file, complete, holding exactly the items a run of that
  * topic holds without any kill: nothing lost, nothing duplicated. SKRYA_FAULT_SEED replays the
  * kill schedule.
@@ -13,10 +15,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
+import { standardHeaders } from '../../runtime/headers.ts';
+import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
+import { physicalTopic } from '../../topics/topics.ts';
 import { createRandom } from '../../domain/learned/random.ts';
-import { serviceEnv, spawnService, type ServiceProcess } from '../support/fault-processes.ts';
+import { serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
 import { groupLag } from '../support/fault-workload.ts';
 import { createHarness, readLatestIfRun, waitFor, type Harness } from '../support/pipeline-harness.ts';
 
@@ -58,6 +63,23 @@ async function publish(request: RetrievalRequest): Promise<void> {
   await harness.publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request);
 }
 
+/** A whole burst in one send: on the topic before the retriever can have finished any of it. */
+async function publishBurst(requests: readonly RetrievalRequest[]): Promise<void> {
+  const { kafka, port } = harness.pipeline;
+  const producer = kafka.producer(PRODUCER_CONFIG);
+  await producer.connect();
+  try {
+    const messages = await Promise.all(requests.map(async (request) => ({
+      key: topicKey({ tenant: request.tenant, topicId: request.topic_id }),
+      value: await port.serde.encode('retrieval-requests', request),
+      headers: standardHeaders({ stage: 'test', naming: port.naming, serde: port.serde, topic: 'retrieval-requests', value: request }),
+    })));
+    await producer.send({ topic: physicalTopic(port.naming, 'retrieval-requests'), acks: -1, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 describe('the retriever killed with SIGKILL mid-stream and restarted', () => {
   it('still gives every request one complete run file with each of its items exactly once', async () => {
     const random = createRandom(SEED);
@@ -82,19 +104,22 @@ describe('the retriever killed with SIGKILL mid-stream and restarted', () => {
       const lags: number[] = [];
       let index = 1;
       for (let burst = 0; burst < BURSTS; burst += 1) {
+        const burstRequests: RetrievalRequest[] = [];
         for (let count = 0; count < REQUESTS_PER_TOPIC_PER_BURST; count += 1, index += 1) {
-          for (const topic of TOPICS) {
-            const request = harness.buildRequest(TENANT, topic, windowAt(index));
-            await publish(request);
-            requests.push(request);
-          }
+          for (const topic of TOPICS) burstRequests.push(harness.buildRequest(TENANT, topic, windowAt(index)));
         }
-        const delayMs = Math.floor(random() * 300);
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        const lag = await groupLag(admin, naming, 'retriever', 'retrieval-requests');
+        const lagBefore = await groupLag(admin, naming, 'retriever', 'retrieval-requests');
+        await publishBurst(burstRequests);
+        requests.push(...burstRequests);
+        // Killed once it has committed 1 to half of the burst: busy with the rest when it dies.
+        const committedBeforeKill = 1 + Math.floor(random() * (burstRequests.length / 2));
+        const target = lagBefore + burstRequests.length - committedBeforeKill;
+        await waitUntil(`the retriever to commit ${committedBeforeKill} of burst ${burst + 1}`, async () => (await groupLag(admin, naming, 'retriever', 'retrieval-requests')) <= target, 120_000, { intervalMs: 5, failIf: () => (retriever.hasExited() ? 'the retriever exited' : null) });
         await retriever.kill();
+        // Counted after the kill: a dead process commits nothing more.
+        const lag = await groupLag(admin, naming, 'retriever', 'retrieval-requests');
         lags.push(lag);
-        report(`kill -9 retriever (pid ${retriever.pid}) ${delayMs} ms after burst ${burst + 1}/${BURSTS}, ${lag} requests uncommitted`);
+        report(`kill -9 retriever (pid ${retriever.pid}) once it had committed at least ${committedBeforeKill} of burst ${burst + 1}/${BURSTS}; ${lag} requests uncommitted`);
         retriever = spawnService('retriever', spawnOptions);
         await retriever.ready;
       }
