@@ -204,13 +204,11 @@ describe('size and time caps', () => {
     });
     const maxBytes = 1024 * 1024;
     const guarded = fetcher({ policy: allowOnly(server), maxBytes });
-    const started = Date.now();
     const result = await failure(guarded.fetch(`http://pages.test:${server.port}/huge`, { accept: 'text/html', runId: 'r1' }));
     expect(result).toMatchObject({ code: 'BAD_RESPONSE', details: { reason: 'oversize', maxBytes } });
     expect(result.details.seen).toBeLessThanOrEqual(maxBytes + chunk.length);
     await expect.poll(() => closedEarly).toBe(true);
     expect(written).toBeLessThan(total);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('refuses a declared Content-Length over the cap before reading', async () => {
@@ -235,8 +233,9 @@ describe('size and time caps', () => {
     const result = await failure(fetcher({ policy: allowOnly(server), deadlineMs }).fetch(`http://pages.test:${server.port}/drip`, { accept: 'text/html', runId: 'r1' }));
     const elapsed = Date.now() - started;
     timers.forEach(clearInterval);
+    // The drip never ends: only the overall deadline can have ended the fetch (no upper bound on a
+    // loaded machine's clock).
     expect(result.code).toBe('ADAPTER_TIMEOUT');
     expect(elapsed).toBeGreaterThanOrEqual(deadlineMs - 20);
-    expect(elapsed).toBeLessThan(deadlineMs + 700);
   });
 });
