@@ -35,22 +35,32 @@ interface PublisherDeps {
 export interface Publisher {
   /** Resolves with where the message was written once every in-sync replica has it. */
   publish<T extends TopicName>(topic: T, key: string, value: ValueOf<T>, headers?: Record<string, string>): Promise<WrittenAt>;
+  /** Several messages of one topic in a single send, awaiting acks once. */
+  publishAll<T extends TopicName>(topic: T, messages: ReadonlyArray<{ key: string; value: ValueOf<T> }>): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function createPublisher(options: PublisherDeps): Promise<Publisher> {
   const producer = options.kafka.producer(PRODUCER_CONFIG);
   await producer.connect();
+  const send = async <T extends TopicName>(topic: T, messages: ReadonlyArray<{ key: string; value: ValueOf<T>; headers?: Record<string, string> | undefined }>) =>
+    producer.send({
+      topic: physicalTopic(options.naming, topic),
+      acks: -1,
+      messages: await Promise.all(messages.map(async ({ key, value, headers }) => ({
+        key,
+        value: await options.serde.encode(topic, value),
+        headers: { ...standardHeaders({ stage: options.stage, naming: options.naming, serde: options.serde, topic, value }), ...headers },
+      }))),
+    });
   return {
     async publish(topic, key, value, headers) {
-      const encoded = await options.serde.encode(topic, value);
-      const [written] = await producer.send({
-        topic: physicalTopic(options.naming, topic),
-        acks: -1,
-        messages: [{ key, value: encoded, headers: { ...standardHeaders({ stage: options.stage, naming: options.naming, serde: options.serde, topic, value }), ...headers } }],
-      });
+      const [written] = await send(topic, [{ key, value, headers }]);
       if (written?.baseOffset === undefined) throw new Error(`the broker did not say where the ${topic} message was written`);
       return { partition: written.partition, offset: written.baseOffset };
+    },
+    async publishAll(topic, messages) {
+      await send(topic, messages);
     },
     close: () => producer.disconnect(),
   };

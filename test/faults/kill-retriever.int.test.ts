@@ -15,11 +15,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestDir } from '../../runtime/data-paths.ts';
 import { topicKey } from '../../runtime/ids.ts';
-import { standardHeaders } from '../../runtime/headers.ts';
-import { PRODUCER_CONFIG } from '../../runtime/publishers.ts';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import { compactTimestamp } from '../../services/sink/file-names.ts';
-import { physicalTopic } from '../../topics/topics.ts';
 import { createRandom } from '../../domain/learned/random.ts';
 import { serviceEnv, spawnService, waitUntil, type ServiceProcess } from '../support/fault-processes.ts';
 import { groupLag } from '../support/fault-workload.ts';
@@ -59,25 +56,9 @@ function identities(document: { items: Array<Record<string, unknown>> }): string
   return document.items.map((item) => String(item.canonical_url ?? item.title)).sort();
 }
 
-async function publish(request: RetrievalRequest): Promise<void> {
-  await harness.publisher.publish('retrieval-requests', topicKey({ tenant: request.tenant, topicId: request.topic_id }), request);
-}
-
 /** A whole burst in one send: on the topic before the retriever can have finished any of it. */
 async function publishBurst(requests: readonly RetrievalRequest[]): Promise<void> {
-  const { kafka, port } = harness.pipeline;
-  const producer = kafka.producer(PRODUCER_CONFIG);
-  await producer.connect();
-  try {
-    const messages = await Promise.all(requests.map(async (request) => ({
-      key: topicKey({ tenant: request.tenant, topicId: request.topic_id }),
-      value: await port.serde.encode('retrieval-requests', request),
-      headers: standardHeaders({ stage: 'test', naming: port.naming, serde: port.serde, topic: 'retrieval-requests', value: request }),
-    })));
-    await producer.send({ topic: physicalTopic(port.naming, 'retrieval-requests'), acks: -1, messages });
-  } finally {
-    await producer.disconnect();
-  }
+  await harness.publisher.publishAll('retrieval-requests', requests.map((request) => ({ key: topicKey({ tenant: request.tenant, topicId: request.topic_id }), value: request })));
 }
 
 describe('the retriever killed with SIGKILL mid-stream and restarted', () => {
@@ -95,8 +76,7 @@ describe('the retriever killed with SIGKILL mid-stream and restarted', () => {
       // What a run of each topic holds when nothing goes wrong.
       const expected = new Map<string, string[]>();
       for (const topic of TOPICS) {
-        const control = harness.buildRequest(TENANT, topic, windowAt(0));
-        await publish(control);
+        const control = await harness.request(TENANT, topic, windowAt(0));
         expected.set(topic, identities(await waitFor(`control run of ${topic}`, () => readLatestIfRun(runFile(control), control.run_id))));
       }
 
