@@ -10,7 +10,7 @@ import { loadConfig } from '../runtime/config.ts';
 import { createRegistry } from '../runtime/kafka.ts';
 import { createSerde } from '../runtime/serde.ts';
 import type { RawResult, ScoredResult } from '../schemas/messages.ts';
-import { dedupeItems, type DedupeCandidate } from '../services/collector/dedupe/dedupe-items.ts';
+import { dedupeItems, type DedupeCandidate } from '../domain/dedupe/dedupe-items.ts';
 import { detectLanguage } from '../domain/text/language.ts';
 import { builtinParsers, normalizeResponse } from '../services/scorer/normalize-response.ts';
 import { createResultsScorer } from '../services/scorer/score-results.ts';

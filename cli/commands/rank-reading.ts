@@ -1,13 +1,13 @@
 import { hash } from 'node:crypto';
-import { z } from 'zod';
 import { SkryaError, isSkryaError } from '../../runtime/errors.ts';
 import { parseJsonLine, type LineBatch } from '../json-lines.ts';
-import { providerResultSchema, type Intent, type ProviderResult } from '../../schemas/ingest.ts';
+import type { Intent, ProviderResult } from '../../schemas/ingest.ts';
 import { createItemScorer, type ItemScore } from '../../domain/ranking/score-item.ts';
 import type { ScoreWeights } from '../../domain/ranking/intent-weights.ts';
 import { createTokenIds, type TokenWords } from '../../domain/text/token-ids.ts';
 import { validateItem, type ValidationContext, type ValidationReason } from '../../domain/validation/validate-item.ts';
-import { dedupeCandidate, matchedText, matchKeys, type RankableItem, type ReadItem } from '../../services/collector/index.ts';
+import { dedupeCandidate, type RankableItem, type ReadItem } from '../../domain/dedupe/rank-items.ts';
+import { matchedText, matchKeys } from '../../domain/dedupe/dedupe-items.ts';
 
 /**
  * `skrya rank`'s reading of its input: each line parsed as a provider result, validated as the
@@ -69,14 +69,8 @@ const PROVIDER_RESULT_SHAPE = `one object like {"url": …, "title": …, "snipp
 function parseProviderLine(content: string, lineNumber: number, fileLabel: string): RankInputItem | null {
   const parsedLine = parseJsonLine(content, lineNumber, fileLabel, PROVIDER_RESULT_SHAPE);
   if (parsedLine === null) return null;
-  let result = plainProviderResult(parsedLine.json);
-  if (result === null) {
-    const parsed = providerResultSchema.safeParse(parsedLine.json);
-    if (!parsed.success) {
-      throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, { details: { line: lineNumber } });
-    }
-    result = parsed.data;
-  }
+  const { result, problems } = readProviderResult(parsedLine.json);
+  if (result === null) throw new SkryaError('INVALID_INPUT', `${parsedLine.where} is not a provider result: ${problems.join('; ')}`, { details: { line: lineNumber } });
   const provider = result.source === '' ? 'unknown' : result.source;
   return {
     // Content-derived ids: equal scores break the same way whatever order the lines come in.
@@ -114,17 +108,54 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 
 /**
- * providerResultSchema's reading of a parsed line in the usual case, checked by hand (a 100k-line
- * file pays zod's cost on every line otherwise): an object whose fields have their types or are
- * absent, absent ones given the schema's defaults. Null for anything else, which zod then reads
- * (and words the error for).
+ * providerResultSchema's reading of a parsed line (absent fields take its defaults, unknown ones are
+ * left out), checked by hand: zod on every line was a large share of a 100k-line file's reading,
+ * and loading zod a third of a reading thread's start. Null for anything that is not one.
  */
-export function plainProviderResult(json: unknown): ProviderResult | null {
+function plainProviderResult(json: unknown): ProviderResult | null {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
   const { url, title = '', snippet = '', published_date = null, source = '', content = null, language = null, html } = json as Record<string, unknown>;
   if (!isText(url) || !isText(title) || !isText(snippet) || !isTextOrNull(published_date) || !isText(source) || !isTextOrNull(content) || !isTextOrNull(language)) return null;
   if (html !== undefined && !isTextOrNull(html)) return null;
   return { url, title, snippet, published_date, source, content, language, html };
+}
+
+/** The fields plainProviderResult reads, and whether null is allowed, for wording what is wrong with a line. */
+const PROVIDER_RESULT_FIELDS = [
+  ['url', false],
+  ['title', false],
+  ['snippet', false],
+  ['published_date', true],
+  ['source', false],
+  ['content', true],
+  ['language', true],
+  ['html', true],
+] as const;
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value} (${JSON.stringify(value)})`;
+}
+
+/** Why plainProviderResult refuses a parsed line, in words that say what to fix. */
+function providerResultProblems(json: unknown): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return [`a line must be a JSON object, not ${describeValue(json)}`];
+  const fields = json as Record<string, unknown>;
+  const problems: string[] = [];
+  if (fields.url === undefined) problems.push('url is missing: every result needs one (a string)');
+  for (const [name, nullable] of PROVIDER_RESULT_FIELDS) {
+    const value = fields[name];
+    if (value === undefined || typeof value === 'string' || (nullable && value === null)) continue;
+    problems.push(`${name} must be a string${nullable ? ' or null' : ''}, not ${describeValue(value)}`);
+  }
+  return problems;
+}
+
+/** A parsed line as a provider result, or every problem that makes it none (rank.test.ts holds both to providerResultSchema's verdict). */
+export function readProviderResult(json: unknown): { result: ProviderResult; problems: null } | { result: null; problems: string[] } {
+  const result = plainProviderResult(json);
+  return result !== null ? { result, problems: null } : { result: null, problems: providerResultProblems(json) };
 }
 
 /** Every provider result of a JSONL text, in line order. */

@@ -9,8 +9,8 @@ import { generateRankInput } from '../../bench/rank-input.ts';
 import { openJsonlInput, streamInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { providerResultSchema } from '../../schemas/ingest.ts';
 import { parseRankOptions, rankAndValidate, rankLines, rankProviderResults, registerRankCommand } from './rank.ts';
-import { rankItems } from '../../services/collector/index.ts';
-import { parseProviderResults } from './rank-reading.ts';
+import { rankItems } from '../../domain/dedupe/rank-items.ts';
+import { parseProviderResults, readProviderResult } from './rank-reading.ts';
 
 const WINDOW_END = '2024-10-12T00:00:00Z';
 const line = (fields: Record<string, unknown>) => JSON.stringify(fields);
@@ -159,12 +159,34 @@ describe('parseProviderResults: what a line reads as', () => {
   });
 
   it.each([
-    ['a title of the wrong type', { url: 'https://a.example/1', title: 7 }],
-    ['a null snippet', { url: 'https://a.example/1', snippet: null }],
-    ['html of the wrong type', { url: 'https://a.example/1', html: 3 }],
-    ['an array', ['https://a.example/1']],
-  ])('refuses %s with the schema\'s words', (_name, fields) => {
-    expect(() => parseProviderResults(JSON.stringify(fields), 'inline')).toThrow('inline line 1 is not a provider result');
+    ['a title of the wrong type', { url: 'https://a.example/1', title: 7 }, 'title must be a string, not a number (7)'],
+    ['a null snippet', { url: 'https://a.example/1', snippet: null }, 'snippet must be a string, not null'],
+    ['html of the wrong type', { url: 'https://a.example/1', html: 3 }, 'html must be a string or null, not a number (3)'],
+    ['no url', { title: 'T' }, 'url is missing'],
+    ['an array', ['https://a.example/1'], 'a line must be a JSON object, not an array'],
+  ])('refuses %s, naming the field and what it must be', (_name, fields, problem) => {
+    expect(() => parseProviderResults(JSON.stringify(fields), 'inline')).toThrow(`inline line 1 is not a provider result: ${problem}`);
+  });
+
+  it('accepts exactly what the provider-result schema accepts, field by field and value by value', () => {
+    const fieldNames = ['url', 'title', 'snippet', 'published_date', 'source', 'content', 'language', 'html'];
+    const values: unknown[] = [undefined, 'text', '', null, 7, true, ['a'], { a: 1 }];
+    let refused = 0;
+    for (const name of fieldNames) {
+      for (const value of values) {
+        const fields: Record<string, unknown> = { url: 'https://a.example/1', [name]: value };
+        const schema = providerResultSchema.safeParse(fields);
+        const read = readProviderResult(fields);
+        expect({ name, value, accepted: read.result !== null }).toEqual({ name, value, accepted: schema.success });
+        if (schema.success) expect(read.result).toEqual(schema.data);
+        else {
+          refused++;
+          expect(read.problems!.join('; ')).toContain(name);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(20);
+    for (const notAnObject of [null, 3, 'x', [1]]) expect(readProviderResult(notAnObject).result).toBeNull();
   });
 });
 

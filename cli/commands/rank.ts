@@ -8,7 +8,8 @@ import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
 import { INTENTS, intentSchema, isoDateTime, type Intent } from '../../schemas/ingest.ts';
-import { createRunRanking, type DigestItem, type RankedItem, type RankedRun, renderDigest } from '../../services/collector/index.ts';
+import { createRunRanking, type RankedItem, type RankedRun } from '../../domain/dedupe/rank-items.ts';
+import type { DigestItem } from '../../services/collector/index.ts';
 import { createTokenWords, createUnpackState, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
 import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
 
@@ -334,6 +335,8 @@ async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, writ
       retrieved += entry.merged.length + 1;
       for (const source of entry.sources) providers.add(source.provider);
     });
+    // The collector stage (its digest) is loaded only for --digest: the ranking itself is domain code.
+    const { renderDigest } = await import('../../services/collector/index.ts');
     await write(Buffer.from(renderDigest({ topicId: 'rank', title: options.queries[0] ?? 'Results', items, stats: { retrieved, providers: [...providers] } })));
     return { dropped };
   }

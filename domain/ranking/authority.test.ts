@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import shippedTiers from './authority-tiers.json' with { type: 'json' };
-import { authorityTiersSchema, buildAuthorityIndex, lintAuthorityTiers, type AuthorityTiersFile } from './authority.ts';
+import { buildAuthorityIndex, lintAuthorityTiers } from './authority.ts';
+import { authorityTiersSchema, type AuthorityTiersFile } from './authority-schema.ts';
 import { SHIPPED_AUTHORITY } from './shipped-authority.ts';
 
 const file = (tiers: AuthorityTiersFile['tiers']): AuthorityTiersFile => ({
@@ -63,14 +64,24 @@ describe('lintAuthorityTiers', () => {
   });
 });
 
-describe('buildAuthorityIndex', () => {
+describe('the tiers file schema', () => {
   it.each([
-    ['a file with a duplicate', file({ '1': { hosts: ['a.com', 'a.com'], suffixes: [], patterns: [] } })],
     ['a file without a version', { ...file({}), version: '' }],
     ['a tier score above 1', { ...file({}), tierScores: { '1': 1.5, '2': 0.8, '3': 0.6, '4': 0.4 } }],
+    ['a default tier of 5', { ...file({}), defaultTier: 5 }],
     ['not an object', 'tiers'],
-  ])('refuses %s with CONFIG_INVALID', (_name, raw) => {
-    expect(() => buildAuthorityIndex(raw)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  ])('refuses %s', (_name, raw) => {
+    expect(authorityTiersSchema.safeParse(raw).success).toBe(false);
+  });
+
+  it('gives a tier without suffixes or patterns empty lists of them', () => {
+    expect(authorityTiersSchema.parse({ ...file({}), tiers: { '1': { hosts: ['a.com'] } } }).tiers['1']).toEqual({ hosts: ['a.com'], suffixes: [], patterns: [] });
+  });
+});
+
+describe('buildAuthorityIndex', () => {
+  it('refuses a file with a duplicate with CONFIG_INVALID naming it', () => {
+    expect(() => buildAuthorityIndex(file({ '1': { hosts: ['a.com', 'a.com'], suffixes: [], patterns: [] } }))).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining('DUPLICATE_DOMAIN a.com') }));
   });
 
   it('prefers the exact host, then the longest suffix, then a pattern', () => {

@@ -1,27 +1,14 @@
-import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
+import type { AuthorityTiersFile } from './authority-schema.ts';
 
 /**
  * Domain authority from a versioned data file (authority-tiers.json). Three kinds of rule:
  * `hosts` match one exact host, `suffixes` ('*.edu') match every host under a suffix, `patterns`
  * ('docs.*') match hosts by their first label. The most specific rule wins: exact host, then the
  * longest suffix, then a pattern, then the default tier. A leading `www.` is ignored everywhere.
+ * The file's schema is in authority-schema.ts: scoring reads the shipped file without loading zod.
  */
-const TIER_NUMBERS = ['1', '2', '3', '4'] as const;
-const tierRulesSchema = z.object({
-  hosts: z.array(z.string()).default([]),
-  suffixes: z.array(z.string()).default([]),
-  patterns: z.array(z.string()).default([]),
-});
-
-export const authorityTiersSchema = z.object({
-  version: z.string().min(1),
-  description: z.string().optional(),
-  tierScores: z.object({ '1': z.number().min(0).max(1), '2': z.number().min(0).max(1), '3': z.number().min(0).max(1), '4': z.number().min(0).max(1) }),
-  defaultTier: z.number().int().min(1).max(4),
-  tiers: z.partialRecord(z.enum(TIER_NUMBERS), tierRulesSchema),
-});
-export type AuthorityTiersFile = z.infer<typeof authorityTiersSchema>;
+export const TIER_NUMBERS = ['1', '2', '3', '4'] as const;
 
 export type AuthorityLintCode = 'DUPLICATE_DOMAIN' | 'NOT_LOWERCASE' | 'WWW_PREFIX' | 'BAD_HOST' | 'BAD_SUFFIX' | 'BAD_PATTERN';
 export interface AuthorityLintProblem {
@@ -77,13 +64,8 @@ export interface AuthorityIndex {
   classifyHost(host: string): AuthorityMatch;
 }
 
-/** Parses, lints and indexes a tiers file; any problem is a CONFIG_INVALID error naming the entries. */
-export function buildAuthorityIndex(raw: unknown): AuthorityIndex {
-  const parsed = authorityTiersSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new SkryaError('CONFIG_INVALID', `authority tiers file is malformed: ${z.prettifyError(parsed.error)}`);
-  }
-  const file = parsed.data;
+/** Lints and indexes a tiers file of the schema's shape; any problem is a CONFIG_INVALID error naming the entries. */
+export function buildAuthorityIndex(file: AuthorityTiersFile): AuthorityIndex {
   const problems = lintAuthorityTiers(file);
   if (problems.length > 0) {
     const listed = problems.map((problem) => `${problem.code} ${problem.entry} (${problem.places.join(', ')})`).join('; ');

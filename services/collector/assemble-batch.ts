@@ -7,8 +7,8 @@ import { INGEST_VERSION, type IngestBatch, type Producer, type ProviderStatus, t
 import { RANKED_CAPABILITIES, fuseRun } from '../../domain/ranking/fusion.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
-import { agreementOf } from './dedupe/agreement.ts';
-import { dedupeItems, rankOrder } from './dedupe/dedupe-items.ts';
+import { agreementOf } from '../../domain/dedupe/agreement.ts';
+import { dedupeItems, rankOrder } from '../../domain/dedupe/dedupe-items.ts';
 import { renderRunDigest } from './run-digest.ts';
 import type { RunId, TenantId, TopicId } from '../../runtime/ids.ts';
 

@@ -1,6 +1,8 @@
-/** The collector stage's public face: what the pipeline, replay, the CLI and the relevance evaluation use of it. */
-export { createRunRanking, dedupeCandidate, rankItems, type RankableItem, type RankedItem, type RankedRun, type ReadItem } from './dedupe/rank-items.ts';
-export { matchedText, matchKeys } from './dedupe/dedupe-items.ts';
+/**
+ * The collector stage's public face: what the pipeline, replay, the CLI and the relevance evaluation
+ * use of it. Its dedupe and ranking are domain code (domain/dedupe/), which `skrya rank` runs without
+ * the stage.
+ */
 export { createCollector } from './handler.ts';
 export { evaluateRelevance, RANKERS, type RelevanceReport, type SliceReport } from './relevance/evaluate-relevance.ts';
 export { JUDGED_SET_DIR, loadJudgedSet, type JudgedPool } from './relevance/judged-set.ts';

@@ -7,7 +7,7 @@
  */
 import { INTENTS, type Intent } from '../../../schemas/ingest.ts';
 import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
-import { rankItems, type RankableItem, type RankOptions } from '../dedupe/rank-items.ts';
+import { rankItems, type RankableItem, type RankOptions } from '../../../domain/dedupe/rank-items.ts';
 import type { JudgedPool, JudgedResult, Language, Split } from './judged-set.ts';
 import { bootstrapMean, ndcgAt, precisionAt, seededShuffle, type Interval } from './metrics.ts';
 

@@ -6,7 +6,7 @@
  * Every distinct URL of a pool goes through dedupeItems as the collector would run it.
  */
 import { canonicalUrl } from '../../../domain/urls/canonical-url.ts';
-import { dedupeItems, type DedupeOptions } from '../dedupe/dedupe-items.ts';
+import { dedupeItems, type DedupeOptions } from '../../../domain/dedupe/dedupe-items.ts';
 import type { JudgedPool, JudgedResult } from './judged-set.ts';
 
 export interface PairOutcome {

@@ -1,8 +1,8 @@
-import type { CanonicalHints } from '../../../domain/urls/canonical-url.ts';
-import { fuseRunColumns, type ListPlace } from '../../../domain/ranking/fusion.ts';
-import { SHIPPED_RANKING, type RankingModel } from '../../../domain/ranking/ranking-model.ts';
-import { createScoreColumns } from '../../../domain/ranking/score-columns.ts';
-import { createItemScorer, listRankComponent, type ItemScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../../../domain/ranking/score-item.ts';
+import type { CanonicalHints } from '../urls/canonical-url.ts';
+import { fuseRunColumns, type ListPlace } from '../ranking/fusion.ts';
+import { SHIPPED_RANKING, type RankingModel } from '../ranking/ranking-model.ts';
+import { createScoreColumns } from '../ranking/score-columns.ts';
+import { createItemScorer, listRankComponent, type ItemScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
 import { createDedupeRun, rankOrderOf, type CandidateTokens, type DedupeCandidate, type DedupeOptions, type MatchKeys, type MergeReason, type SourceRef } from './dedupe-items.ts';
 

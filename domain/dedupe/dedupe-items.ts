@@ -1,8 +1,8 @@
-import { canonicalUrl, type CanonicalHints } from '../../../domain/urls/canonical-url.ts';
-import { isStopWord } from '../../../domain/text/tokenize.ts';
-import { createTokenIds, type TokenWords } from '../../../domain/text/token-ids.ts';
+import { canonicalUrl, type CanonicalHints } from '../urls/canonical-url.ts';
+import { isStopWord } from '../text/tokenize.ts';
+import { createTokenIds, type TokenWords } from '../text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
-import { growArray } from '../../../domain/arrays/grow-array.ts';
+import { growArray } from '../arrays/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
 

@@ -1,5 +1,5 @@
-import { stripWww } from '../../../domain/ranking/authority.ts';
-import { hostOf } from '../../../domain/ranking/score-item.ts';
+import { stripWww } from '../ranking/authority.ts';
+import { hostOf } from '../ranking/score-item.ts';
 import type { SourceRef } from './dedupe-items.ts';
 
 /**

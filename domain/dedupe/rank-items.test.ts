@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../../schemas/ingest.ts';
-import type { ScoringContext } from '../../../domain/ranking/score-item.ts';
+import { INTENTS } from '../../schemas/ingest.ts';
+import type { ScoringContext } from '../ranking/score-item.ts';
 import { rankItems, type RankableItem } from './rank-items.ts';
 
 const WINDOW_END = '2026-03-01T00:00:00Z';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isStopWord, tokenize } from '../../../domain/text/tokenize.ts';
+import { isStopWord, tokenize } from '../text/tokenize.ts';
 import { hammingDistance, popcount32, simhash64, type Fingerprint } from './simhash.ts';
 
 const contentTokens = (text: string) => tokenize(text).filter((token) => !isStopWord(token));

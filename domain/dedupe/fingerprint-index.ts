@@ -1,4 +1,4 @@
-import { growArray } from '../../../domain/arrays/grow-array.ts';
+import { growArray } from '../arrays/grow-array.ts';
 import { popcount32 } from './simhash.ts';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTokenIds } from '../../../domain/text/token-ids.ts';
+import { createTokenIds } from '../text/token-ids.ts';
 import { createDedupeRun, dedupeItems, differentVersions, matchedText, matchKeys, rankOrder, versionKey, type DedupeCandidate } from './dedupe-items.ts';
 
 const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
