@@ -132,10 +132,12 @@ const PROVIDER_RESULT_FIELDS = [
   ['html', true],
 ] as const;
 
+/** A value as a message shows it: its kind, and the start of its JSON. */
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value} (${JSON.stringify(value)})`;
+  const json = JSON.stringify(value);
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value} (${json.length > 40 ? `${json.slice(0, 40)}…` : json})`;
 }
 
 /** Why plainProviderResult refuses a parsed line, in words that say what to fix. */

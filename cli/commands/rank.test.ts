@@ -164,6 +164,7 @@ describe('parseProviderResults: what a line reads as', () => {
     ['html of the wrong type', { url: 'https://a.example/1', html: 3 }, 'html must be a string or null, not a number (3)'],
     ['no url', { title: 'T' }, 'url is missing'],
     ['an array', ['https://a.example/1'], 'a line must be a JSON object, not an array'],
+    ['a long object as the content', { url: 'https://a.example/1', content: { text: 'x'.repeat(500) } }, `content must be a string or null, not an object ({"text":"${'x'.repeat(31)}…)`],
   ])('refuses %s, naming the field and what it must be', (_name, fields, problem) => {
     expect(() => parseProviderResults(JSON.stringify(fields), 'inline')).toThrow(`inline line 1 is not a provider result: ${problem}`);
   });
