@@ -7,7 +7,8 @@ import { growArray } from '../../domain/arrays/grow-array.ts';
 import { SkryaError } from '../../runtime/errors.ts';
 import { lineBatches, type LineBatch } from '../json-lines.ts';
 import { openJsonlInput, textInput, type JsonlInput } from '../jsonl-input.ts';
-import { INTENTS, intentSchema, isoDateTime, type Intent } from '../../schemas/ingest.ts';
+import { isIsoDateTime } from '../../domain/dates/instant-text.ts';
+import { INTENTS, isIntent, type Intent } from '../../schemas/intents.ts';
 import { createRunRanking, type RankedItem, type RankedRun } from '../../domain/dedupe/rank-items.ts';
 import type { DigestItem } from '../../services/collector/index.ts';
 import { createTokenWords, createUnpackState, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
@@ -366,14 +367,13 @@ async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, writ
 export function parseRankOptions(raw: { intent?: string; query: string[]; boost?: string; windowEnd?: string }, now: () => Date): RankCommandOptions {
   let intent: Intent | null = null;
   if (raw.intent !== undefined) {
-    const parsed = intentSchema.safeParse(raw.intent);
-    if (!parsed.success) throw new SkryaError('INVALID_INPUT', `unknown intent ${JSON.stringify(raw.intent)}: use one of ${INTENTS.join(', ')}, or leave --intent out to keep provider order`);
-    intent = parsed.data;
+    if (!isIntent(raw.intent)) throw new SkryaError('INVALID_INPUT', `unknown intent ${JSON.stringify(raw.intent)}: use one of ${INTENTS.join(', ')}, or leave --intent out to keep provider order`);
+    intent = raw.intent;
   }
   const queries = raw.query.map((query) => query.trim()).filter((query) => query !== '');
   if (intent !== null && queries.length === 0) throw new SkryaError('INVALID_INPUT', '--query is required with --intent: give the query, and repeat --query for each sub-query');
   const windowEnd = raw.windowEnd ?? now().toISOString();
-  if (!isoDateTime.safeParse(windowEnd).success) throw new SkryaError('INVALID_INPUT', `--window-end ${JSON.stringify(windowEnd)} is not an ISO 8601 date-time with a zone, e.g. 2026-03-01T00:00:00Z`);
+  if (!isIsoDateTime(windowEnd)) throw new SkryaError('INVALID_INPUT', `--window-end ${JSON.stringify(windowEnd)} is not an ISO 8601 date-time with a zone, e.g. 2026-03-01T00:00:00Z`);
   const boostDomains = (raw.boost ?? '').split(',').map((domain) => domain.trim()).filter((domain) => domain !== '');
   return { intent, queries, boostDomains, windowEnd };
 }

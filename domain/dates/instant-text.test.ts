@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instantOfIsoText, isCalendarDate, isoTextOf } from './instant-text.ts';
+import { isoDateTime } from '../../schemas/ingest.ts';
+import { instantOfIsoText, isCalendarDate, isIsoDateTime, isoTextOf } from './instant-text.ts';
 
 describe('instantOfIsoText', () => {
   it('reads what toISOString writes, with and without milliseconds, as the same instant', () => {
@@ -68,5 +69,40 @@ describe('isoTextOf', () => {
 
   it('throws for an instant that is no date, as toISOString does', () => {
     expect(() => isoTextOf(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('isIsoDateTime', () => {
+  it('accepts exactly what the isoDateTime schema accepts', () => {
+    const digits = (count: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: count, maxLength: count }).map((chars) => chars.join(''));
+    const year = fc.oneof(fc.constantFrom('0000', '0004', '0100', '0400', '1900', '2000', '2024', '2100', '2026'), digits(4), digits(3));
+    const padded = (min: number, max: number) => fc.integer({ min, max }).map((value) => String(value).padStart(2, '0'));
+    // Mostly in range, so both verdicts come often; now and then any two digits, or one.
+    const field = (min: number, max: number) => fc.oneof({ arbitrary: padded(min, max), weight: 8 }, { arbitrary: padded(0, 99), weight: 1 }, { arbitrary: digits(1), weight: 1 });
+    const fraction = fc.oneof(fc.constant(''), digits(1).map((value) => `.${value}`), digits(3).map((value) => `.${value}`), fc.constant('.'));
+    const zone = fc.oneof(
+      { arbitrary: fc.constantFrom('Z', 'z', '', '+00:00', '-05:30', '+24:00', '+0100', '+01'), weight: 1 },
+      { arbitrary: fc.tuple(fc.constantFrom('+', '-'), field(0, 23), field(0, 59)).map(([sign, hours, minutes]) => `${sign}${hours}:${minutes}`), weight: 1 },
+    );
+    const separator = fc.oneof({ arbitrary: fc.constant('T'), weight: 8 }, { arbitrary: fc.constantFrom('t', ' '), weight: 1 });
+    const seconds = fc.oneof({ arbitrary: field(0, 59).map((value) => `:${value}`), weight: 8 }, { arbitrary: fc.constant(''), weight: 1 });
+    const dateTime = fc.tuple(year, field(1, 12), field(1, 31), separator, field(0, 23), field(0, 59), seconds, fraction, zone)
+      .map(([y, mo, d, t, h, mi, sec, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}${sec}${f}${z}`);
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(dateTime, fc.string()), (text) => {
+        const verdict = isoDateTime.safeParse(text).success;
+        expect(isIsoDateTime(text)).toBe(verdict);
+        if (verdict) accepted++;
+      }),
+      { numRuns: 20_000 },
+    );
+    // The generated texts reach both verdicts often, not only the refusals.
+    expect(accepted).toBeGreaterThan(500);
+  });
+
+  it('takes leap days by the year as written', () => {
+    expect(['2024-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '0000-02-29T00:00:00Z'].map(isIsoDateTime)).toEqual([true, true, true]);
+    expect(['2100-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-02-29T00:00:00Z', '2026-04-31T00:00:00Z'].map(isIsoDateTime)).toEqual([false, false, false, false]);
   });
 });

@@ -67,3 +67,23 @@ export function isoTextOf(ms: number, text?: string): string {
   }
   return lastIsoText;
 }
+
+/** RFC 3339 date-time with seconds and a zone: year-month-dayThh:mm:ss[.fraction](Z | ±hh:mm). */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * Whether `text` is what schemas/ingest.ts's isoDateTime accepts (a date-time with a zone, its
+ * date a day of the calendar, the year read as written), without loading zod: a command that only
+ * checks one option (`skrya rank --window-end`) need not load it. instant-text.test.ts holds the
+ * two to the same verdicts.
+ */
+export function isIsoDateTime(text: string): boolean {
+  const match = ISO_DATE_TIME.exec(text);
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leapDay = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
+}

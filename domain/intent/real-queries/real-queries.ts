@@ -7,7 +7,7 @@
  * smaller or relabelled.
  */
 import { SkryaError } from '../../../runtime/errors.ts';
-import { INTENTS, type Intent } from '../../../schemas/ingest.ts';
+import { isIntent, type Intent } from '../../../schemas/intents.ts';
 import type { Split } from '../../learned/random.ts';
 import { queryCandidates, type QueryCandidate } from './extract-queries.ts';
 import labelFile from './labels.json' with { type: 'json' };
@@ -23,7 +23,7 @@ export interface RealQuery {
 
 export type QueryLabel = Intent | 'skip';
 
-const isLabel = (value: string): value is QueryLabel => value === 'skip' || (INTENTS as readonly string[]).includes(value);
+const isLabel = (value: string): value is QueryLabel => value === 'skip' || isIntent(value);
 
 /** Candidates joined with labels; throws INVALID_INPUT naming what does not match. */
 export function joinLabels(candidates: readonly QueryCandidate[], labels: Readonly<Record<string, string>>): RealQuery[] {
