@@ -144,14 +144,15 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
       clusters.forEach((cluster, index) => {
         if (cluster.sources.length > 1) severalSources.set(index, agreementOf(cluster.sources));
       });
-      const independentSources = Int32Array.from(clusters, (_cluster, index) => agreementAt(index).independentSources);
+      // A document with one source has one independent source (agreementOf): no Agreement is made for it here.
+      const independentSources = Int32Array.from(clusters, (cluster, index) => (cluster.sources.length > 1 ? severalSources.get(index)!.independentSources : 1));
       const fused = fuseRunColumns(clusters.length, (index) => {
         const cluster = clusters[index]!;
         return {
           contentScore: scores.scoreAt(cluster.item),
           weights: scores.weightsAt(cluster.item),
           verdictFactor: 1,
-          places: [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
+          places: cluster.merged.length === 0 ? [placeOf(cluster.item)] : [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
           independentSources: independentSources[index]!,
         };
       }, ranking.fusion);

@@ -12,8 +12,8 @@ import type { ItemScore, ScoreComponents } from './score-item.ts';
 export interface ScoreColumns {
   push(score: ItemScore): void;
   scoreAt(index: number): number | null;
-  /** The item's weights (null when unscored), without building its components. */
-  weightsAt(index: number): ScoreWeights | null;
+  /** The item's weights (null when unscored), without building its components: the run's one shared copy, not to be changed. */
+  weightsAt(index: number): Readonly<ScoreWeights> | null;
   componentsAt(index: number): ScoreComponents | null;
 }
 
@@ -72,7 +72,7 @@ export function createScoreColumns(): ScoreColumns {
       return Number.isNaN(score) ? null : score;
     },
     weightsAt(index) {
-      return small[SMALL * index + 1] === -1 ? null : { ...weightsList[small[SMALL * index + 3]!]! };
+      return small[SMALL * index + 1] === -1 ? null : weightsList[small[SMALL * index + 3]!]!;
     },
     componentsAt(index) {
       const basis = small[SMALL * index + 1]!;
