@@ -1,9 +1,10 @@
-import { Command, CommanderError } from 'commander';
 import { isSkryaError } from '../runtime/errors.ts';
 import { COMMANDS, requestedCommand, type CommandEntry } from './commands/index.ts';
 import { runWithNodeFlags, startedWith } from './node-flags.ts';
 
 async function runCommand(chosen: CommandEntry | undefined): Promise<void> {
+  // Loaded here, not at the top: a command started again with node flags (runWithNodeFlags) never parses in this process.
+  const { Command, CommanderError } = await import('commander');
   const program = new Command('skrya')
     .description('Skrya: a streaming ingestion pipeline on Kafka, from sources.json to latest-ingest.json')
     .showHelpAfterError('(run with --help for usage)')
