@@ -7,12 +7,16 @@
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** Whether year-month-day is a day of the Gregorian calendar, the year taken as written. */
+function isDayOfYear(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leapDay = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
+}
+
 /** Whether year-month-day is a day of the calendar (years 0–99 taken as 1900–1999, as Date.UTC takes them). */
 export function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const fullYear = year <= 99 ? 1900 + year : year;
-  const leapDay = month === 2 && fullYear % 4 === 0 && (fullYear % 100 !== 0 || fullYear % 400 === 0) ? 1 : 0;
-  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
+  return isDayOfYear(year <= 99 ? 1900 + year : year, month, day);
 }
 
 const ZERO = 48;
@@ -80,10 +84,5 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\
 export function isIsoDateTime(text: string): boolean {
   const match = ISO_DATE_TIME.exec(text);
   if (match === null) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leapDay = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
-  return day <= DAYS_IN_MONTH[month - 1]! + leapDay;
+  return isDayOfYear(Number(match[1]), Number(match[2]), Number(match[3]));
 }
