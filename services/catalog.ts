@@ -70,7 +70,8 @@ async function handlerFor(service: Exclude<ConsumerService, 'retriever' | 'score
 /** The scorer, with its worker threads when the config asks for any (`pool`, which it closes). */
 export function scorerStage(config: SkryaConfig): Stage<Outcome> & { pool?: ScorePool } {
   if (config.SKRYA_SCORER_WORKERS === 0) return { handler: createScorer() as Handler<TopicName> };
-  const pool = createScorePool(config.SKRYA_SCORER_WORKERS);
+  // Parsed on the event loop, which has time to spare beside Kafka (score-pool.ts).
+  const pool = createScorePool(config.SKRYA_SCORER_WORKERS, { parseOn: 'caller' });
   return { handler: createScorer({ pool }) as Handler<TopicName>, pool, close: () => pool.close() };
 }
 

@@ -75,7 +75,7 @@ export function registerReplayCommand(program: Command): void {
       const model = options.model === undefined ? DEFAULT_SCORING_MODEL : loadScoringModel(options.model);
       // The scorer's worker threads, as many as the live scorer takes (SKRYA_SCORER_WORKERS), started
       // first: they load their modules while the broker is contacted.
-      const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS, model);
+      const scorePool = config.SKRYA_SCORER_WORKERS === 0 ? undefined : createScorePool(config.SKRYA_SCORER_WORKERS, { model });
       const progress = createProgressReporter(process.stdout);
       let summary: ReplaySummary;
       try {

@@ -17,12 +17,14 @@ function feedResponse(sequence: number, payload = FEED): ResponseMessage {
 }
 
 const pool = createScorePool(2);
-afterAll(() => pool.close());
+// Responses parsed on this thread, their candidates scored in the workers (the live scorer's pool).
+const parsingHere = createScorePool(2, { parseOn: 'caller' });
+afterAll(() => Promise.all([pool.close(), parsingHere.close()]));
 
-describe('createScorePool (worker threads)', () => {
+describe.each([{ parseOn: 'workers', scorePool: pool }, { parseOn: 'caller', scorePool: parsingHere }])('createScorePool parsing on the $parseOn', ({ scorePool }) => {
   it('scores responses side by side and gives exactly what scoring on the event loop gives', async () => {
     const messages = Array.from({ length: 6 }, (_unused, sequence) => feedResponse(sequence));
-    const inWorkers = await Promise.all(messages.map((message) => pool.score(message)));
+    const inWorkers = await Promise.all(messages.map((message) => scorePool.score(message)));
     const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: DEFAULT_SCORING_MODEL });
     const onTheLoop = messages.map((message) => scoreResponse(message));
     expect(inWorkers).toEqual(onTheLoop);
@@ -30,12 +32,24 @@ describe('createScorePool (worker threads)', () => {
     expect((inWorkers[0] as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('reports a response that cannot be normalized as such, with its code', async () => {
+    expect(await scorePool.score(feedResponse(0, '<rss><channel><item><title>cut off'))).toEqual({ kind: 'normalize-failed', code: 'NORMALIZE_FAILED', message: expect.stringContaining('feed_reader') });
+  });
+
+  it('passes an unexpected error in a worker back as a failure instead of hanging', async () => {
+    const broken = { ...feedResponse(0), request: null } as unknown as ResponseMessage;
+    await expect(scorePool.score(broken)).rejects.toThrow(/scoring worker/);
+  });
+});
+
+describe('createScorePool (worker threads)', () => {
+
   it('scores with the model it was given, in every worker', async () => {
     const definition = structuredClone(DEFAULT_SCORING_MODEL.definition);
     definition.id = 'authority-status';
     definition.ranking.weights.status = { keyword: 0.05, freshness: 0.05, authority: 0.8, rank: 0.05, agreement: 0.05 };
     const model = compileScoringModel(definition);
-    const modelPool = createScorePool(1, model);
+    const modelPool = createScorePool(1, { model });
     try {
       const message = feedResponse(0);
       const inWorker = await modelPool.score(message);
@@ -48,14 +62,6 @@ describe('createScorePool (worker threads)', () => {
     }
   });
 
-  it('reports a response that cannot be normalized as such, with its code', async () => {
-    expect(await pool.score(feedResponse(0, '<rss><channel><item><title>cut off'))).toEqual({ kind: 'normalize-failed', code: 'NORMALIZE_FAILED', message: expect.stringContaining('feed_reader') });
-  });
-
-  it('passes an unexpected error in a worker back as a failure instead of hanging', async () => {
-    const broken = { ...feedResponse(0), request: null } as unknown as ResponseMessage;
-    await expect(pool.score(broken)).rejects.toThrow(/scoring worker/);
-  });
 
   it("reads each worker's busy time, which scoring adds to", async () => {
     const before = pool.utilization();
@@ -70,7 +76,7 @@ describe('createScorePool (worker threads)', () => {
     await expect(pool.whenReady()).resolves.toBeUndefined();
     // A model its workers cannot compile: each fails while loading, before it is ready.
     const unusable = { ...DEFAULT_SCORING_MODEL, definition: { ...DEFAULT_SCORING_MODEL.definition, ranking: null } } as unknown as typeof DEFAULT_SCORING_MODEL;
-    const broken = createScorePool(2, unusable);
+    const broken = createScorePool(2, { model: unusable });
     try {
       await expect(broken.whenReady()).rejects.toThrow(/scoring worker/);
       await expect(broken.score(feedResponse(0))).rejects.toThrow('no scoring worker is alive');

@@ -1,21 +1,35 @@
 /**
- * Scoring worker threads. Normalizing, screening and scoring a provider response is pure CPU work
- * (about 10 ms for a ten-result response), so on a machine with more than one core the scorer
- * hands it to workers and its event loop keeps to Kafka, Avro and the run tallies. The runner
- * handles up to three partitions at once, so several responses are scored side by side; within a
- * partition the order stays the input order (the runner awaits each message).
+ * Scoring worker threads. Normalizing a provider response (its JSON or feed parsed into
+ * candidates, about 30 µs a result) and the item steps (validate, screen, score: about 90 µs a
+ * result) are pure CPU work, so on a machine with more than one core the scorer hands them to
+ * workers, and its event loop keeps to Kafka, Avro and the run tallies. Where the parsing runs is
+ * the pool's `parseOn`, set to balance the two threads on two cores, as measured:
+ * - 'caller' for the live scorer: with whole responses in the worker, the worker was the limit
+ *   (busy 83–91 %, the event loop 51–56 %; scorer / passthrough 0.19–0.23); parsed on the event
+ *   loop, both are busy (75–79 % and 88–90 %; 0.26–0.31).
+ * - 'workers' for a replay, whose event loop also collects and writes the runs: parsed on it,
+ *   the replay fell from 4,796–4,872 to 4,178–4,504 items/s.
+ * The runner handles up to three partitions at once, so several responses are scored side by
+ * side; within a partition the order stays the input order (the runner awaits each message).
  */
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../runtime/worker-threads.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
+import { builtinParsers } from './normalize-response.ts';
 import type { ResponseMessage, ScoredResponse } from './score-response.ts';
+import { createNormalizeStep, type Candidate } from './steps/normalize.ts';
 
+/** A response to score: its candidates when the caller normalized it, else null (the worker does). */
 export interface ScoreTask {
   id: number;
   message: ResponseMessage;
+  candidates: readonly Candidate[] | null;
 }
+
+/** Where a response is normalized: on the thread that calls `score`, or in the worker that scores it. */
+export type ParseOn = 'caller' | 'workers';
 
 /** What a worker starts with: the model as plain data (functions do not cross threads), compiled there once. */
 export interface ScoreWorkerData {
@@ -30,6 +44,7 @@ export interface ScorePool {
   readonly size: number;
   /** The scoring model every worker scores with. */
   readonly model: ScoringModel;
+  /** Scores the response in a worker, normalized first on this thread with parseOn 'caller'. */
   score(message: ResponseMessage): Promise<ScoredResponse>;
   /**
    * Resolves once a worker has loaded its modules and scores what it is given at once (one still
@@ -62,7 +77,8 @@ interface PooledWorker {
 
 const WORKER_ENTRY = new URL('./score-worker.ts', import.meta.url);
 
-export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCORING_MODEL): ScorePool {
+export function createScorePool(size: number, options: { model?: ScoringModel; parseOn?: ParseOn } = {}): ScorePool {
+  const { model = DEFAULT_SCORING_MODEL, parseOn = 'workers' } = options;
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a scoring pool needs at least one worker, got ${size}`);
   let nextId = 0;
   let closed = false;
@@ -95,20 +111,29 @@ export function createScorePool(size: number, model: ScoringModel = DEFAULT_SCOR
     return pooled;
   });
 
+  const normalize = parseOn === 'caller' ? createNormalizeStep(builtinParsers()) : null;
+
+  function scoreInWorker(message: ResponseMessage, candidates: readonly Candidate[] | null): Promise<ScoredResponse> {
+    const live = workers.filter((entry) => entry.alive);
+    if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));
+    // The least busy ready worker takes it; with none ready yet, a starting one queues it on its port.
+    const takers = live.some((entry) => entry.ready) ? live.filter((entry) => entry.ready) : live;
+    const target = takers.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
+    const id = nextId++;
+    return new Promise<ScoredResponse>((resolve, reject) => {
+      target.pending.set(id, { resolve, reject });
+      target.worker.postMessage({ id, message, candidates } satisfies ScoreTask);
+    });
+  }
+
   return {
     size,
     model,
-    score(message) {
-      const live = workers.filter((entry) => entry.alive);
-      if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));
-      // The least busy ready worker takes it; with none ready yet, a starting one queues it on its port.
-      const candidates = live.some((entry) => entry.ready) ? live.filter((entry) => entry.ready) : live;
-      const target = candidates.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
-      const id = nextId++;
-      return new Promise<ScoredResponse>((resolve, reject) => {
-        target.pending.set(id, { resolve, reject });
-        target.worker.postMessage({ id, message } satisfies ScoreTask);
-      });
+    async score(message) {
+      if (normalize === null) return scoreInWorker(message, null);
+      const normalized = normalize(message);
+      if (normalized.kind === 'normalize-failed') return normalized;
+      return scoreInWorker(message, normalized.candidates);
     },
     whenReady: () => ready,
     utilization: () => workers.map((entry) => entry.worker.performance.eventLoopUtilization()),

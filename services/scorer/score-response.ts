@@ -8,7 +8,7 @@ import type { ScoredItem } from '../../schemas/messages.ts';
 import type { ScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import type { ResponseParser } from './normalize-response.ts';
 import { createResultsScorer } from './score-results.ts';
-import { createNormalizeStep, type ResponseMessage } from './steps/normalize.ts';
+import { createNormalizeStep, type Candidate, type ResponseMessage } from './steps/normalize.ts';
 
 export type { ResponseMessage } from './steps/normalize.ts';
 
@@ -16,10 +16,12 @@ export type ScoredResponse =
   | { kind: 'scored'; items: ScoredItem[] }
   | { kind: 'normalize-failed'; code: ErrorCode; message: string };
 
-export function createResponseScorer(options: { parsers: ReadonlyMap<string, ResponseParser>; model: ScoringModel }): (message: ResponseMessage) => ScoredResponse {
+/** The response's result; `candidates`, when given, are its normalized results (normalized elsewhere, as a scoring pool may). */
+export function createResponseScorer(options: { parsers: ReadonlyMap<string, ResponseParser>; model: ScoringModel }): (message: ResponseMessage, candidates?: readonly Candidate[] | null) => ScoredResponse {
   const normalize = createNormalizeStep(options.parsers);
   const scoreResults = createResultsScorer(options.model);
-  return (message) => {
+  return (message, candidates = null) => {
+    if (candidates !== null) return { kind: 'scored', items: scoreResults(message, candidates) };
     const normalized = normalize(message);
     if (normalized.kind === 'normalize-failed') return normalized;
     return { kind: 'scored', items: scoreResults(message, normalized.candidates) };

@@ -1,12 +1,13 @@
 /**
- * A scoring worker thread: receives provider responses from the scorer's pool and answers with
- * the response scorer's result, scored with the pool's model. An unexpected error is sent back with its message and stack, so the
- * scorer fails loudly on it as it would on the event loop.
+ * A scoring worker thread: receives provider responses from the scorer's pool, normalized or
+ * not (the pool's parseOn), and answers with the response scorer's result, scored with the
+ * pool's model. An unexpected error is sent back with its message and stack, so the scorer fails loudly
+ * on it as it would on the event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers } from './normalize-response.ts';
-import { createResponseScorer, type ResponseMessage } from './score-response.ts';
+import { createResponseScorer } from './score-response.ts';
 import type { ScoreReply, ScoreTask, ScoreWorkerData, WorkerMessage } from './score-pool.ts';
 
 const scoreResponse = createResponseScorer({ parsers: builtinParsers(), model: compileScoringModel((workerData as ScoreWorkerData).model) });
@@ -17,7 +18,7 @@ port.postMessage({ ready: true } satisfies WorkerMessage);
 port.on('message', (task: ScoreTask) => {
   let reply: ScoreReply;
   try {
-    reply = { id: task.id, result: scoreResponse(task.message as ResponseMessage) };
+    reply = { id: task.id, result: scoreResponse(task.message, task.candidates) };
   } catch (error) {
     reply = { id: task.id, error: { message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? (error.stack ?? '') : '' } };
   }
