@@ -4,9 +4,10 @@
  * result) are pure CPU work, so on a machine with more than one core the scorer hands them to
  * workers, and its event loop keeps to Kafka, Avro and the run tallies. Where the parsing runs is
  * the pool's `parseOn`, set to balance the two threads on two cores, as measured:
- * - 'caller' for the live scorer: with whole responses in the worker, the worker was the limit
- *   (busy 83–91 %, the event loop 51–56 %; scorer / passthrough 0.19–0.23); parsed on the event
- *   loop, both are busy (75–79 % and 88–90 %; 0.26–0.31).
+ * - 'caller' for the live scorer with one worker (two cores): with whole responses in the worker,
+ *   the worker was the limit (busy 83–91 %, the event loop 51–56 %; scorer / passthrough
+ *   0.19–0.23); parsed on the event loop, both are busy (75–79 % and 88–90 %; 0.26–0.31). With
+ *   more workers the one event loop parsing for all of them would be the limit: they parse.
  * - 'workers' for a replay, whose event loop also collects and writes the runs: parsed on it,
  *   the replay fell from 4,796–4,872 to 4,178–4,504 items/s.
  * The runner handles up to three partitions at once, so several responses are scored side by
