@@ -43,7 +43,6 @@ describe.each([{ parseOn: 'workers', scorePool: pool }, { parseOn: 'caller', sco
 });
 
 describe('createScorePool (worker threads)', () => {
-
   it('scores with the model it was given, in every worker', async () => {
     const definition = structuredClone(DEFAULT_SCORING_MODEL.definition);
     definition.id = 'authority-status';
@@ -61,7 +60,6 @@ describe('createScorePool (worker threads)', () => {
       await modelPool.close();
     }
   });
-
 
   it("reads each worker's busy time, which scoring adds to", async () => {
     const before = pool.utilization();
