@@ -7,7 +7,7 @@
  * - 'caller' for the live scorer with one worker (two cores): with whole responses in the worker,
  *   the worker was the limit (busy 83–91 %, the event loop 51–56 %; scorer / passthrough
  *   0.19–0.23); parsed on the event loop, both are busy (75–79 % and 88–90 %; 0.26–0.31). With
- *   more workers the one event loop parsing for all of them would be the limit: they parse.
+ *   more workers they parse (scorerParseOn, services/catalog.ts).
  * - 'workers' for a replay, whose event loop also collects and writes the runs: parsed on it,
  *   the replay fell from 4,796–4,872 to 4,178–4,504 items/s.
  * The runner handles up to three partitions at once, so several responses are scored side by

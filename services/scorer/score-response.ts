@@ -21,8 +21,7 @@ export function createResponseScorer(options: { parsers: ReadonlyMap<string, Res
   const normalize = createNormalizeStep(options.parsers);
   const scoreResults = createResultsScorer(options.model);
   return (message, candidates = null) => {
-    if (candidates !== null) return { kind: 'scored', items: scoreResults(message, candidates) };
-    const normalized = normalize(message);
+    const normalized = candidates === null ? normalize(message) : { kind: 'normalized' as const, candidates };
     if (normalized.kind === 'normalize-failed') return normalized;
     return { kind: 'scored', items: scoreResults(message, normalized.candidates) };
   };
