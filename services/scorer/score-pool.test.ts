@@ -17,7 +17,7 @@ function feedResponse(sequence: number, payload = FEED): ResponseMessage {
 }
 
 const pool = createScorePool(2);
-// Responses parsed on this thread, their candidates scored in the workers (the live scorer's pool).
+// Responses parsed on this thread, their results scored in the workers (the live scorer's pool).
 const parsingHere = createScorePool(2, { parseOn: 'caller' });
 afterAll(() => Promise.all([pool.close(), parsingHere.close()]));
 

@@ -1,6 +1,6 @@
 /**
  * Scoring worker threads. Normalizing a provider response (its JSON or feed parsed into
- * candidates, about 30 µs a result) and the item steps (validate, screen, score: about 90 µs a
+ * results, about 30 µs a result) and the item steps (validate, screen, score: about 90 µs a
  * result) are pure CPU work, so on a machine with more than one core the scorer hands them to
  * workers, and its event loop keeps to Kafka, Avro and the run tallies. Where the parsing runs is
  * the pool's `parseOn`, set to balance the two threads on two cores, as measured:
@@ -20,13 +20,18 @@ import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.
 import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers } from './normalize-response.ts';
 import type { ResponseMessage, ScoredResponse } from './score-response.ts';
-import { createNormalizeStep, type Candidate } from './steps/normalize.ts';
+import type { ProviderResult } from '../../schemas/ingest.ts';
+import { createNormalizeStep } from './steps/normalize.ts';
 
-/** A response to score: its candidates when the caller normalized it, else null (the worker does). */
+/**
+ * A response to score: its provider results when the caller normalized it, else null (the worker
+ * does). With results, the message's payload is left out: the worker has no use for it, and copying
+ * it to the worker (and each result's texts twice, as a candidate's) cost each thread 2-3 µs a result.
+ */
 export interface ScoreTask {
   id: number;
   message: ResponseMessage;
-  candidates: readonly Candidate[] | null;
+  results: readonly ProviderResult[] | null;
 }
 
 /** Where a response is normalized: on the thread that calls `score`, or in the worker that scores it. */
@@ -114,7 +119,7 @@ export function createScorePool(size: number, options: { model?: ScoringModel; p
 
   const normalize = parseOn === 'caller' ? createNormalizeStep(builtinParsers()) : null;
 
-  function scoreInWorker(message: ResponseMessage, candidates: readonly Candidate[] | null): Promise<ScoredResponse> {
+  function scoreInWorker(message: ResponseMessage, results: readonly ProviderResult[] | null): Promise<ScoredResponse> {
     const live = workers.filter((entry) => entry.alive);
     if (closed || live.length === 0) return Promise.reject(new Error(closed ? 'the scoring pool was closed' : 'no scoring worker is alive'));
     // The least busy ready worker takes it; with none ready yet, a starting one queues it on its port.
@@ -123,7 +128,7 @@ export function createScorePool(size: number, options: { model?: ScoringModel; p
     const id = nextId++;
     return new Promise<ScoredResponse>((resolve, reject) => {
       target.pending.set(id, { resolve, reject });
-      target.worker.postMessage({ id, message, candidates } satisfies ScoreTask);
+      target.worker.postMessage({ id, message, results } satisfies ScoreTask);
     });
   }
 
@@ -134,7 +139,7 @@ export function createScorePool(size: number, options: { model?: ScoringModel; p
       if (normalize === null) return scoreInWorker(message, null);
       const normalized = normalize(message);
       if (normalized.kind === 'normalize-failed') return normalized;
-      return scoreInWorker(message, normalized.candidates);
+      return scoreInWorker({ ...message, response: { ...message.response, payload: '' } }, normalized.results);
     },
     whenReady: () => ready,
     utilization: () => workers.map((entry) => entry.worker.performance.eventLoopUtilization()),

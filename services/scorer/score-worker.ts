@@ -18,7 +18,7 @@ port.postMessage({ ready: true } satisfies WorkerMessage);
 port.on('message', (task: ScoreTask) => {
   let reply: ScoreReply;
   try {
-    reply = { id: task.id, result: scoreResponse(task.message, task.candidates) };
+    reply = { id: task.id, result: scoreResponse(task.message, task.results) };
   } catch (error) {
     reply = { id: task.id, error: { message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? (error.stack ?? '') : '' } };
   }

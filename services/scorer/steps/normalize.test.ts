@@ -10,7 +10,7 @@ const FEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../../example
 const normalize = createNormalizeStep(builtinParsers());
 
 describe('normalize step', () => {
-  it.each<[string, string, { kind: string; code?: string; candidates?: number }]>([
+  it.each<[string, string, { kind: string; code?: string }]>([
     ['a feed the parser reads', FEED, { kind: 'normalized' }],
     ['a feed cut off mid-item', '<rss><channel><item><title>cut off', { kind: 'normalize-failed', code: 'NORMALIZE_FAILED' }],
   ])('%s → %s', (_name, payload, expected) => {
@@ -18,8 +18,9 @@ describe('normalize step', () => {
     const outcome = normalize({ ...message, response: { ...message.response, payload } });
     expect(outcome).toMatchObject(expected);
     if (outcome.kind === 'normalized') {
-      expect(outcome.candidates.length).toBeGreaterThanOrEqual(5);
-      expect(outcome.candidates.map((candidate) => candidate.position)).toEqual(outcome.candidates.map((_candidate, index) => index));
+      expect(outcome.results.length).toBeGreaterThanOrEqual(5);
+      const candidates = candidatesOf(message, outcome.results);
+      expect(candidates.map((candidate) => candidate.position)).toEqual(outcome.results.map((_result, index) => index));
     }
   });
 

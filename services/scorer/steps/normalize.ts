@@ -1,7 +1,7 @@
 /**
- * Step 1, normalize: a provider response → one candidate skrya.ingest.v1 item per result, in the
- * provider's order. A response no parser can read is a failure of the whole response
- * (NORMALIZE_FAILED, dead-lettered by the handler); a retriable error is thrown.
+ * Step 1, normalize: a provider response → its results, in the provider's order, and each result
+ * as a candidate skrya.ingest.v1 item (candidatesOf). A response no parser can read is a failure
+ * of the whole response (NORMALIZE_FAILED, dead-lettered by the handler); a retriable error is thrown.
  */
 import { isSkryaError, type ErrorCode } from '../../../runtime/errors.ts';
 import type { Capability, ProviderResult } from '../../../schemas/ingest.ts';
@@ -44,7 +44,7 @@ export interface Candidate {
   };
 }
 
-export type Normalized = { kind: 'normalized'; candidates: Candidate[] } | { kind: 'normalize-failed'; code: ErrorCode; message: string };
+export type Normalized = { kind: 'normalized'; results: ProviderResult[] } | { kind: 'normalize-failed'; code: ErrorCode; message: string };
 
 /** Provider results → candidates; the part of normalizing that needs no parser. */
 export function candidatesOf(message: ResponseMessage, results: readonly ProviderResult[]): Candidate[] {
@@ -77,6 +77,6 @@ export function createNormalizeStep(parsers: ReadonlyMap<string, ResponseParser>
       if (!isSkryaError(error) || error.retriable) throw error;
       return { kind: 'normalize-failed', code: error.code, message: error.message };
     }
-    return { kind: 'normalized', candidates: candidatesOf(message, results) };
+    return { kind: 'normalized', results };
   };
 }
