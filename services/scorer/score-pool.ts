@@ -16,11 +16,11 @@
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../runtime/worker-threads.ts';
+import type { ProviderResult } from '../../schemas/ingest.ts';
 import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.ts';
 import type { ScoringModel, ScoringModelDefinition } from '../../domain/scoring-model/scoring-model.ts';
 import { builtinParsers } from './normalize-response.ts';
 import type { ResponseMessage, ScoredResponse } from './score-response.ts';
-import type { ProviderResult } from '../../schemas/ingest.ts';
 import { createNormalizeStep } from './steps/normalize.ts';
 
 /**

@@ -19,8 +19,8 @@ describe('normalize step', () => {
     expect(outcome).toMatchObject(expected);
     if (outcome.kind === 'normalized') {
       expect(outcome.results.length).toBeGreaterThanOrEqual(5);
-      const candidates = candidatesOf(message, outcome.results);
-      expect(candidates.map((candidate) => candidate.position)).toEqual(outcome.results.map((_result, index) => index));
+      // In the feed's order: the provider's order is what the scorer keeps as each result's place.
+      expect(outcome.results[0]!.title).toBe('Tabwise raises $48M Series B to build an agentic browser for sales teams');
     }
   });
 
@@ -31,6 +31,12 @@ describe('normalize step', () => {
 });
 
 describe('candidatesOf', () => {
+  it('places each result where it stood in the response', () => {
+    const urls = ['https://example.org/a', 'https://example.org/b', 'https://example.org/c'];
+    const candidates = candidatesOf(responseMessage(), urls.map((url) => providerResult({ url })));
+    expect(candidates.map((candidate) => [candidate.position, candidate.fields.url])).toEqual(urls.map((url, index) => [index, url]));
+  });
+
   it.each<[Capability, string]>([
     ['rss_feed', 'news'],
     ['news_search', 'news'],
