@@ -22,7 +22,7 @@ export interface CommandEntry {
  * generation to its largest (two 64 MB semi-spaces, a quarter of rank's peak memory). The flag
  * sizes every thread's young generation (the reading threads' too). On the bench's 100k file,
  * six alternating runs each: 4 MB semi-spaces peaked at 340–370 MB, 8 MB ones at 402–426 MB, in
- * the same wall time (median 3.98 s both; another six pairs gave 4 MB 4 % more); README Performance.
+ * the same wall time (median 3.98 s both; another six pairs gave 4 MB 4 % more); docs/performance-history.md.
  */
 const RANK_SEMI_SPACE_FLAG = '--max-semi-space-size=4';
 
