@@ -1,4 +1,4 @@
-"""Runs one command and prints, as JSON, its wall time, CPU time and peak resident set size.
+"""Runs one command and prints, as JSON, its wall time, CPU time, peak resident set size and minor page faults.
 
 The bench's whole-process figures (CLI start-up, `skrya rank`, the Python yardstick) come from
 here: getrusage(RUSAGE_CHILDREN) gives a finished child's peak RSS and CPU exactly, which Node
@@ -25,6 +25,7 @@ def main():
         "wallMs": round(wall * 1000, 1),
         "cpuMs": round((usage.ru_utime + usage.ru_stime) * 1000, 1),
         "peakRssMb": round(usage.ru_maxrss / 1024, 1),
+        "minorFaults": usage.ru_minflt,
         "stderrTail": completed.stderr.decode("utf-8", "replace")[-400:],
     }))
 

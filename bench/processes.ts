@@ -2,7 +2,7 @@
  * Whole-process figures, as a user meets them: CLI start-up (`skrya --help`, `skrya classify`)
  * against a bare `node -e 0`, and `skrya rank` on 100,000 generated provider results against the
  * Python yardstick on the same file. Each run is a fresh process measured by child_usage.py (wall,
- * CPU, peak RSS); the commands alternate run by run, so load on the machine hits them alike.
+ * CPU, peak RSS, minor page faults); the commands alternate run by run, so load on the machine hits them alike.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,8 @@ interface ProcessRun {
   wallMs: number;
   cpuMs: number;
   peakRssMb: number;
+  /** Pages of memory the process (and any child it started) touched for the first time. */
+  minorFaults: number;
   stderrTail: string;
 }
 
@@ -30,6 +32,7 @@ export interface ProcessFigures {
   medianWallMs: number;
   medianCpuMs: number;
   medianPeakRssMb: number;
+  medianMinorFaults: number;
 }
 
 async function measureOnce(command: readonly string[], stdoutFile: string): Promise<ProcessRun> {
@@ -46,6 +49,7 @@ function summarize(label: string, runs: ProcessRun[]): ProcessFigures {
     medianWallMs: round(median(runs.map((entry) => entry.wallMs)), 1),
     medianCpuMs: round(median(runs.map((entry) => entry.cpuMs)), 1),
     medianPeakRssMb: round(median(runs.map((entry) => entry.peakRssMb)), 1),
+    medianMinorFaults: median(runs.map((entry) => entry.minorFaults)),
   };
 }
 
