@@ -23,11 +23,11 @@ export interface ReadingPlan {
 /**
  * A batch's size: large enough that handing it over costs little, small enough that the threads
  * start at once and finish together, and that what reading one leaves behind (its parsed lines)
- * dies in a reading thread's young generation (4 MB semi-spaces,
- * cli/commands/index.ts) instead of being promoted. At 512 KB it was promoted: each reading thread's
- * heap grew to 41 MB and touched 11-12k fresh pages, against 24 MB and 7-8k at 256 KB. On the bench's
- * 100k file, 10 alternating pairs: 0.943× the CPU, 0.961× the wall, 21 MB less peak memory, the same
- * output (a VM where a page's first touch costs 12 µs; 128 KB was no better).
+ * dies in a reading thread's young generation (4 MB semi-spaces, cli/commands/index.ts) instead of
+ * being promoted. At 512 KB it was promoted: each reading thread's heap grew to 41 MB and touched
+ * 11-12k fresh pages, against 24 MB and 7-8k at 256 KB. On the bench's 100k file, 10 alternating
+ * pairs: 0.943× the CPU, 0.961× the wall, 21 MB less peak memory, the same output (a VM where a
+ * page's first touch costs 12 µs; 128 KB was no better).
  */
 const BATCH_BYTES = 256 * 1024;
 /**
