@@ -55,4 +55,25 @@ describe('evidence memory', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads what the file holds now, not a memory it wrote or read before (another writer, a restored file)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-memory-'));
+    const store = createLocalStore(dir);
+    const file = path.join(dir, MEMORY_FILE);
+    try {
+      const written = remember(emptyMemory(), run(0));
+      await writeMemory(store, '', written, null);
+      const writtenText = fs.readFileSync(file, 'utf8');
+      const other = remember(written, run(1, [evidence('b')]));
+      fs.writeFileSync(file, `${JSON.stringify(other)}\n`);
+      expect((await readMemory(store, '')).memory).toEqual(other);
+      fs.writeFileSync(file, writtenText);
+      expect((await readMemory(store, '')).memory).toEqual(written);
+      // A text that was once read whole and is now cut short is unreadable again, not the memory it was.
+      fs.writeFileSync(file, writtenText.slice(0, -10));
+      expect((await readMemory(store, '')).memory).toEqual(emptyMemory());
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
