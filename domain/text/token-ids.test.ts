@@ -19,13 +19,24 @@ describe('createTokenIds', () => {
 
   it('agrees with tokenize on any text, ASCII or not, across many texts sharing one table', () => {
     const tokenIds = createTokenIds();
-    const unit = fc.constantFrom(...'abcXYZ019 .-_\'’:,/\tÉé中文ＷＫｋ８İßΣς');
+    // An emoji and lone surrogates too: the ASCII check counts the text's UTF-8 bytes.
+    const unit = fc.constantFrom(...'abcXYZ019 .-_\'’:,/\tÉé中文ＷＫｋ８İßΣς😀', '\ud83d', '\ude00');
     fc.assert(
       fc.property(fc.array(fc.string({ unit, maxLength: 40 }), { maxLength: 8 }), (texts) => {
         for (const text of texts) expect(wordsOf(tokenIds, text)).toEqual(tokenize(text));
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('reads a long ASCII text, and a long one whose only non-ASCII character comes last, as tokenize does', () => {
+    const tokenIds = createTokenIds();
+    const long = Array.from({ length: 3000 }, (_unused, index) => `w${index % 700}`).join(' ');
+    expect(wordsOf(tokenIds, long)).toEqual(tokenize(long));
+    expect(wordsOf(tokenIds, `${long} Zürich`)).toEqual(tokenize(`${long} Zürich`));
+    expect(wordsOf(tokenIds, 'short again')).toEqual(['short', 'again']);
+    // Texts longer in UTF-8 than in characters, short ones and ones past the first scratch buffer: none may pass for ASCII.
+    for (const text of ['é中', 'ab€', 'x😀y', 'Ωmega 中文', 'é'.repeat(5000), `${'e'.repeat(4999)}é`]) expect(wordsOf(createTokenIds(), text)).toEqual(tokenize(text));
   });
 
   it('keeps ids apart for thousands of distinct tokens (the table grows)', () => {

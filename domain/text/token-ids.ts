@@ -1,4 +1,4 @@
-import { isAsciiText, tokenize } from './tokenize.ts';
+import { tokenize } from './tokenize.ts';
 
 /**
  * `tokenize`'s tokens as integer ids, for code that reads the tokens of many texts (dedupe of a
@@ -157,9 +157,8 @@ export function createTokenIds(): TokenIds {
   let found = new Int32Array(6 * 64);
   let foundCount = 0;
 
-  function readAscii(text: string): void {
-    if (bytes.length <= text.length) bytes = Buffer.allocUnsafe(2 * text.length + 1);
-    const length = bytes.write(text, 0, 'latin1');
+  /** Scans bytes[0, length), the ASCII `text` written there. */
+  function readAscii(text: string, length: number): void {
     // A non-word byte past the end closes the last token.
     bytes[length] = 0;
     foundCount = 0;
@@ -204,7 +203,11 @@ export function createTokenIds(): TokenIds {
   return {
     read(text) {
       count = 0;
-      if (isAsciiText(text)) readAscii(text);
+      // Written as UTF-8 where any text fits (three bytes a UTF-16 unit at most): as many bytes as
+      // characters means an ASCII text, and its bytes are what the scan reads; one pass for both.
+      if (bytes.length <= 3 * text.length) bytes = Buffer.allocUnsafe(6 * text.length + 1);
+      const length = bytes.write(text, 0, 'utf8');
+      if (length === text.length) readAscii(text, length);
       else for (const token of tokenize(text)) push(idOf(token, 0, token.length, tokenHash(token), token));
       return count;
     },
