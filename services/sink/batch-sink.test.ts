@@ -187,6 +187,28 @@ describe('createBatchSink', () => {
       expect(JSON.parse(read(LATEST_FILE)).changes).toMatchObject({ previous_run_id: 'run-b' });
     });
 
+    it('one sink through many batches writes what a new sink per batch writes, and reads files changed under it as they are now', async () => {
+      const sequence = () => [good('2026-04-25T10:00:00Z', 'run-a'), allFailed('2026-04-25T12:00:00Z', 'run-failed'), good('2026-04-25T11:00:00Z', 'run-b', 'Late but good'), allFailed('2026-04-25T12:00:00Z', 'run-failed'), good('2026-04-25T13:00:00Z', 'run-c', 'Fresh')];
+      const kept = createBatchSink({ store: createLocalStore(root) });
+      for (const batch of sequence()) await kept.handle(message(batch), context);
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-sink-'));
+      try {
+        for (const batch of sequence()) await createBatchSink({ store: createLocalStore(other) }).handle(message(batch), context);
+        const otherDir = ingestDir(other, parseTenantId('acme'), parseTopicId('ai-browser'));
+        expect(filesUnder(dir()).map((name) => [name, name.includes('.') ? read(name) : ''])).toEqual(filesUnder(otherDir).map((name) => [name, name.includes('.') ? fs.readFileSync(path.join(otherDir, name), 'utf8') : '']));
+      } finally {
+        fs.rmSync(other, { recursive: true, force: true });
+      }
+      // Another writer (a restored backup) puts a later run in latest-ingest.json and empties the
+      // evidence memory: the sink reads both as they are now, not as it wrote them.
+      const later = read(LATEST_FILE).replace('"run_requested_at": "2026-04-25T13:00:00Z"', '"run_requested_at": "2026-04-26T00:00:00Z"').replace('"run_id": "run-c"', '"run_id": "run-restored"');
+      fs.writeFileSync(path.join(dir(), LATEST_FILE), later);
+      fs.writeFileSync(path.join(dir(), MEMORY_FILE), '{"version":1,"runs":[]}\n');
+      await kept.handle(message(good('2026-04-25T14:00:00Z', 'run-d')), context);
+      expect(read(LATEST_FILE)).toBe(later);
+      expect((JSON.parse(read(MEMORY_FILE)) as { runs: Array<{ run_id: string }> }).runs.map((run) => run.run_id)).toEqual(['run-d']);
+    });
+
     it('an incomplete run is recorded but does not replace latest', async () => {
       await sink(good('2026-04-25T10:00:00Z', 'run-a'));
       const partial = good('2026-04-25T11:00:00Z', 'run-partial', 'Half a run');
