@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateInjectionCorpus, type GeneratedItem } from './corpus/generate-corpus.ts';
-import { INJECTION_RECIPE, injectionModel, passagesOf, trainingPassages, worstPassage, worstPassageOf } from './learned-model.ts';
+import { chunkText, INJECTION_RECIPE, injectionModel, passagesOf, trainingPassages, worstPassage, worstPassageOf } from './learned-model.ts';
 import { outsideInjectionItems } from './real-text/outside-injections.ts';
 
 describe('learned injection model: the scoring path', () => {
@@ -31,6 +31,12 @@ describe('learned injection model: the scoring path', () => {
       ['html', `<p>${sentence}</p>\n${han}`],
     ];
     const reference = worstPassage(model, passagesOf(fields, INJECTION_RECIPE), INJECTION_RECIPE);
+    // A field of more chunks than the scratch space holds at first, then the fields above again.
+    const lines = Array.from({ length: 600 }, (_unused, index) => `Line ${index}: the broker moved partition ${index % 37} to a new machine after the upgrade.`).join('\n');
+    expect(chunkText(lines).length).toBeGreaterThan(512);
+    const many: Array<[string, string]> = [['content', lines], ...fields];
+    const manyReference = worstPassage(model, passagesOf(many, INJECTION_RECIPE), INJECTION_RECIPE);
+    expect(worstPassageOf(model, many, INJECTION_RECIPE)).toEqual({ logit: manyReference.logit, passage: { field: manyReference.passage!.field, start: manyReference.passage!.start, end: manyReference.passage!.end } });
     const fast = worstPassageOf(model, fields, INJECTION_RECIPE);
     expect(fast.logit).toBe(reference.logit);
     expect(fast.passage).toEqual({ field: reference.passage!.field, start: reference.passage!.start, end: reference.passage!.end });
