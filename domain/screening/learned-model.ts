@@ -377,7 +377,7 @@ let inChunkBefore = new Uint8Array(4096);
 let chunkSet = new BucketSet();
 let chunkBeforeSet = new BucketSet();
 // Per chunk of the field being scored: where its distinct buckets start (and the next one's), and
-// their weights' sum. Kept between calls: two small typed arrays a field were a tenth of the scoring.
+// their weights' sum. Kept between calls: two new typed arrays a field cost 3-4 % of worstPassageOf's time.
 let chunkOffsets = new Int32Array(256);
 let chunkSums = new Float64Array(256);
 
