@@ -1,6 +1,6 @@
 /**
  * Prompt-injection screening quality on untouched sets, per language, with 95 % Wilson intervals:
- *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|scanner-test|FILE] [--mode combined|rules|both] [--layout as-written|feed]
+ *   node scripts/eval-injection.ts [--set test|validation|real-test|real-validation|shared|promptfoo-test|promptfoo-validation|scanner-test|FILE] [--mode combined|rules|both] [--layout as-written|feed|feed-paragraphs]
  * Sets: `test` is the test split of the generated corpus (families never trained or tuned on),
  * `validation` the split the thresholds were chosen on (not a held-out figure), `real-test` /
  * `real-validation` the splits of the real-text corpus (benign documentation by other people, by
@@ -11,7 +11,8 @@
  * <repo>/../shared/corpora/injection-dev.jsonl (an outside set, no longer used for tuning), or any
  * labelled JSONL file. Default: test, real-test, shared, promptfoo-test and scanner-test, both modes. Predicted positive = quarantine or drop.
  * `--layout feed` screens each item as the feed reader hands an entry on (its content read as the
- * entry's markup: visible text, a snippet of it and the markup, evaluate.ts SCREEN_LAYOUTS);
+ * entry's markup: visible text, a snippet of it and the markup, evaluate.ts SCREEN_LAYOUTS;
+ * `--layout feed-paragraphs` first turns the text into such markup, a paragraph a line);
  * the default screens title and content as written. Exit 1 when a corpus cannot be read, 2 on an
  * unknown layout.
  */

@@ -89,4 +89,14 @@ describe('SCREEN_LAYOUTS', () => {
     // Text without markup has no HTML to hand on.
     expect(SCREEN_LAYOUTS.feed({ id: 'plain', title: 't', content: 'Plain text.' }).html).toBeNull();
   });
+
+  it('feed-paragraphs sends the text as HTML paragraphs, a line each, so the visible text is the text as written', () => {
+    const text = { id: 'p', title: 't', content: 'Templates use <|im_start|> & <|im_end|>.\nSecond line.' };
+    expect(SCREEN_LAYOUTS['feed-paragraphs'](text)).toEqual({
+      ...text,
+      content: text.content,
+      summary: 'Templates use <|im_start|> & <|im_end|>. Second line.',
+      html: '<p>Templates use &lt;|im_start|&gt; &amp; &lt;|im_end|&gt;.</p>\n<p>Second line.</p>',
+    });
+  });
 });

@@ -29,7 +29,8 @@ export const PREDICTED_POSITIVE: ReadonlySet<ScreenResult['verdict']> = new Set(
 /**
  * How a labelled item reaches the scorer: `as-written` screens its title and content as the corpus
  * holds them; `feed` lays it out as the feed reader hands an entry on, its content read as the
- * entry's markup: the visible text as content, a snippet of it as summary, the markup as html.
+ * entry's markup: the visible text as content, a snippet of it as summary, the markup as html;
+ * `feed-paragraphs` sends the text as a feed entry's HTML paragraphs, laid out as `feed`.
  */
 export const SCREEN_LAYOUTS = {
   'as-written': (input: ScreenInput): ScreenInput => input,
@@ -38,8 +39,16 @@ export const SCREEN_LAYOUTS = {
     const visible = htmlToText(markup).text;
     return { ...input, content: visible, summary: snippetOf(visible), html: markup.includes('<') ? markup : null };
   },
+  'feed-paragraphs': (input: ScreenInput): ScreenInput => SCREEN_LAYOUTS.feed({ ...input, content: asParagraphs(input.content ?? '') }),
 } as const;
 export type ScreenLayout = keyof typeof SCREEN_LAYOUTS;
+
+const HTML_SPECIALS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Text as a feed entry's HTML would carry it: each line a paragraph, the characters markup reserves escaped. */
+function asParagraphs(text: string): string {
+  return text.split('\n').map((line) => `<p>${line.replace(/[&<>]/g, (char) => HTML_SPECIALS[char] ?? char)}</p>`).join('\n');
+}
 
 export interface InjectionEvaluation {
   items: number;

@@ -41,6 +41,19 @@ describe('injection screening quality on untouched sets (quality-baseline.json)'
     expect(notAccepted).toBeLessThanOrEqual(expected.benignNotAccepted);
   });
 
+  it('reads as the text alone when the text is sent as a feed entry\'s HTML paragraphs too: the markup\'s copy is no second reading', { timeout: 120_000 }, () => {
+    const layout = (input: Parameters<typeof screenItem>[0]) => screenItem(SCREEN_LAYOUTS['feed-paragraphs'](input));
+    const expected = baseline.feedParagraphsTest;
+    const generated = screeningQuality(generateInjectionCorpus().filter((item) => item.split === 'test'), layout).find((row) => row.lang === 'all')!;
+    const benign = generated.confusion.benign;
+    const notAccepted = (benign.downweight + benign.quarantine + benign.drop) / (benign.accept + benign.downweight + benign.quarantine + benign.drop);
+    expect(generated.recall.rate, `missed ${JSON.stringify(generated.missedKinds)}`).toBeGreaterThanOrEqual(expected.recall);
+    expect(generated.falsePositiveRate.rate, `false alarms ${JSON.stringify(generated.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.falsePositiveRate);
+    expect(notAccepted).toBeLessThanOrEqual(expected.benignNotAccepted);
+    const realText = screeningQuality(realTextCorpus().filter((item) => item.split === 'test'), layout).find((row) => row.lang === 'all')!;
+    expect(realText.falsePositiveRate.rate, `false alarms ${JSON.stringify(realText.falseAlarmKinds)}`).toBeLessThanOrEqual(expected.realTextFalsePositiveRate);
+  });
+
   it('does not regress on the real-text test split (documentation by other people, documents never trained or tuned on), per language and per origin', { timeout: 180_000 }, () => {
     const test = realTextCorpus().filter((item) => item.split === 'test');
     const quality = screeningQuality(test, screenItem);
