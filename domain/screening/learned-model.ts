@@ -398,7 +398,13 @@ function growScratch(): void {
  * text came earlier in the item (a feed's HTML repeats its text, a snippet the start of the page)
  * takes the earlier one's buckets instead of reading its text again.
  */
-export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonly [string, string]>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
+/**
+ * A field the model reads: its name, its text and, optionally, the text lower-cased when it is
+ * plain ASCII without escapes (the screener has it already; otherwise the model tells and lowers).
+ */
+export type ModelField = readonly [name: string, text: string, plainLowered?: string];
+
+export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<ModelField>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
   const { weights, bias } = differencesOf(model);
   let bestLogit = -Infinity;
   let best: { field: string; start: number; end: number } | null = null;
@@ -414,10 +420,10 @@ export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<readonl
     if (used === chunkBuckets.length) growScratch();
     chunkBuckets[used++] = bucket;
   };
-  for (const [field, text] of fields) {
+  for (const [field, text, plainLowered] of fields) {
     const chunks = chunkText(text, recipe);
     // A plain field's chunks are plain too: lower-cased once, not chunk by chunk (modelText).
-    const lowered = PLAIN_ASCII_WITHOUT_ESCAPES.test(text) ? text.toLowerCase() : null;
+    const lowered = plainLowered ?? (PLAIN_ASCII_WITHOUT_ESCAPES.test(text) ? text.toLowerCase() : null);
     // Distinct buckets of chunk i are at [offsets[i], offsets[i + 1]) of the scratch arrays.
     if (chunks.length + 1 > chunkOffsets.length) {
       chunkOffsets = growArray(chunkOffsets, chunks.length + 1);
@@ -649,7 +655,7 @@ export interface ModelVerdictPart {
   features: Array<{ feature: string; weight: number }>;
 }
 
-export function scoreWithModel(fields: ReadonlyArray<readonly [string, string]>, model: InjectionModel = injectionModel()): ModelVerdictPart {
+export function scoreWithModel(fields: ReadonlyArray<ModelField>, model: InjectionModel = injectionModel()): ModelVerdictPart {
   const worst = worstPassageOf(model.model, fields, model.meta.recipe);
   const probability = 1 / (1 + Math.exp(-worst.logit));
   const risk = 1 / (1 + Math.exp(-(worst.logit + model.shift)));

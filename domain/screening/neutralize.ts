@@ -50,8 +50,9 @@ const NEEDS_CLEANING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u20
 
 export function sanitizeField(normalized: NormalizedText, hits: readonly Hit[], neutralize: boolean): string {
   const original = normalized.original;
-  // Most accepted fields have nothing to remove: the original goes out as it is.
-  if ((!neutralize || hits.length === 0) && normalized.wordSplits.length === 0 && normalized.hiddenRuns.length === 0 && !NEEDS_CLEANING.test(original)) return original;
+  // Most accepted fields have nothing to remove: the original goes out as it is. Plain ASCII (no
+  // offsets) holds no character to strip or escape, so it is not read again to find one.
+  if ((!neutralize || hits.length === 0) && normalized.wordSplits.length === 0 && normalized.hiddenRuns.length === 0 && (normalized.offsets === null || !NEEDS_CLEANING.test(original))) return original;
   const ranges: NeutralizeRange[] = [];
   if (neutralize) {
     for (const hit of hits) {

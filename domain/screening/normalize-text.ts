@@ -28,7 +28,8 @@ export interface NormalizedText {
   text: string;
   /**
    * offsets[i] is the original index of text[i]; offsets[text.length] is original.length. Null when
-   * every index maps to itself (plain ASCII), which spares most pages an array as long as the text.
+   * every index maps to itself, which spares most pages an array as long as the text: exactly when
+   * the original is plain ASCII (printable characters, tabs and line breaks; sanitizeField relies on it).
    */
   offsets: Int32Array | null;
   hiddenRuns: HiddenRun[];

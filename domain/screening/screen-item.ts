@@ -17,7 +17,7 @@ import { sanitizeField, wrapQuarantine } from './neutralize.ts';
 import { normalizeText, toOriginalSpan, type NormalizedText, type Span } from './normalize-text.ts';
 import { createTriggerIndex, type TextSignals } from './rule-triggers.ts';
 import { COMPACT_RULES, LEET_WORD, RAW_RULES, REVERSED_TEXT_HINT, ROT13_HINT, SEPARATED_LETTERS, TEXT_RULES, type Rule, type Technique } from './rules.ts';
-import { scoreWithModel, type ModelVerdictPart } from './learned-model.ts';
+import { scoreWithModel, type ModelField, type ModelVerdictPart } from './learned-model.ts';
 import { scoreHits, verdictFor, type Hit, type Verdict } from './score.ts';
 import { SCORING_MODEL, type ScoringModel } from './scoring-model.ts';
 
@@ -141,7 +141,7 @@ export function screenItem(input: ScreenInput, options: ScreenOptions = DEFAULT_
 
   const hits = scans.flatMap((scan) => scan.hits);
   const ruleScore = scoreHits(hits);
-  const model = options.scoring.useModel ? modelVerdict(fields, htmlLeft) : null;
+  const model = options.scoring.useModel ? modelVerdict(normalizedFields, htmlLeft) : null;
   const score = options.scoring.combine(ruleScore, model?.risk ?? 0);
   const verdict = verdictFor(score, options.scoring.thresholds);
   const neutralize = verdict !== 'accept';
@@ -233,12 +233,16 @@ function plainHtmlLeft(html: NormalizedText, shownIn: readonly string[]): Normal
 
 /**
  * The learned model reads the html as the rules do (htmlLeft: what plainHtmlLeft left, normalized
- * text, which the model lower-cases and normalizes anyway); its passage is led back into the html as given.
+ * text, which the model lower-cases and normalizes anyway); its passage is led back into the html
+ * as given. A plain ASCII field goes with its lower-cased text, which normalizing made already.
  */
-function modelVerdict(fields: ReadonlyArray<readonly [FieldName, string]>, htmlLeft: NormalizedText | null): ModelVerdictPart {
-  if (htmlLeft === null) return scoreWithModel(fields);
-  const verdict = scoreWithModel(fields.map(([name, text]) => [name, name === 'html' ? htmlLeft.text : text]));
-  if (verdict.passage?.field !== 'html') return verdict;
+function modelVerdict(fields: ReadonlyArray<{ name: FieldName; normalized: NormalizedText }>, htmlLeft: NormalizedText | null): ModelVerdictPart {
+  const verdict = scoreWithModel(fields.map(({ name, normalized }): ModelField => {
+    if (normalized === htmlLeft) return [name, htmlLeft.text];
+    const plain = normalized.offsets === null && !normalized.original.includes('&') && !normalized.original.includes('\\');
+    return [name, normalized.original, plain ? normalized.text : undefined];
+  }));
+  if (htmlLeft === null || verdict.passage?.field !== 'html') return verdict;
   const span = toOriginalSpan(htmlLeft, verdict.passage.span.start, verdict.passage.span.end);
   return { ...verdict, passage: { field: 'html', span, text: clip(htmlLeft.original.slice(span.start, span.end)) } };
 }
