@@ -70,10 +70,12 @@ export function featureBuckets(text: string, recipe: FeatureRecipe, into: Set<nu
   return into;
 }
 
-// Word bounds of the text being hashed, reused between calls (screening hashes millions of words).
+// Word bounds of the text being hashed, reused between calls (screening hashes millions of words);
+// pairHashes[i] is the hash of word i - 1 and word i as a bigram ('w:' a ' ' b), when asked for.
 let wordStarts = new Int32Array(256);
 let wordEnds = new Int32Array(256);
 let wordHashes = new Uint32Array(256);
+let pairHashes = new Uint32Array(256);
 
 /**
  * What an ASCII character is to WORD, one table lookup instead of a chain of comparisons per
@@ -92,10 +94,12 @@ const isAsciiWordPart = (code: number) => code < 0x80 && ASCII_WORD_CLASS[code] 
 /**
  * Bounds of the WORD matches of an ASCII-only text, found without a regular expression, and each
  * word hashed from 'w:' on the way; -1 as soon as a character is not ASCII (one pass for the check,
- * the bounds and the unigrams).
+ * the bounds and the unigrams). With `pairs`, each word is also hashed on from the word before it
+ * and a space, in the same pass: the bigram's hash without reading the word a second time.
  */
-function asciiWords(text: string): number {
+function asciiWords(text: string, pairs: boolean): number {
   let count = 0;
+  let pairStart = 0;
   for (let index = 0; index < text.length; ) {
     const code = text.charCodeAt(index);
     if (!isAsciiWordStart(code)) {
@@ -105,8 +109,10 @@ function asciiWords(text: string): number {
     }
     const start = index;
     let hash = WORD_PREFIX_HASH;
+    let pair = pairStart;
     for (let part = code; ; ) {
       hash = Math.imul(hash ^ part, 0x01000193);
+      if (pairs) pair = Math.imul(pair ^ part, 0x01000193);
       if (++index === text.length) break;
       part = text.charCodeAt(index);
       if (!isAsciiWordPart(part)) break;
@@ -115,10 +121,14 @@ function asciiWords(text: string): number {
       wordStarts = growArray(wordStarts, count + 1);
       wordEnds = growArray(wordEnds, count + 1);
       wordHashes = growArray(wordHashes, count + 1);
+      pairHashes = growArray(pairHashes, count + 1);
     }
     wordStarts[count] = start;
     wordEnds[count] = index;
-    wordHashes[count++] = hash >>> 0;
+    wordHashes[count] = hash >>> 0;
+    pairHashes[count++] = pair >>> 0;
+    // The next word's bigram starts from this one and a space.
+    pairStart = Math.imul(hash ^ 0x20, 0x01000193);
   }
   return count;
 }
@@ -135,13 +145,13 @@ export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (
   }
   // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
   // No CJK in ASCII text, so no word is filtered out; words are hashed straight from the text.
-  const count = asciiWords(text);
+  const count = asciiWords(text, recipe.wordNgrams.some((size) => size >= 2));
   if (count >= 0) {
-    // Every n-gram starts with its first word hashed from 'w:': hashed once, continued per size.
+    // An n-gram starts from its first word's hash, or its first two words' (pairHashes), continued per size.
     for (const size of recipe.wordNgrams) {
       for (let index = 0; index + size <= count; index++) {
-        let hash = wordHashes[index]!;
-        for (let next = 1; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
+        let hash = size === 1 ? wordHashes[index]! : pairHashes[index + 1]!;
+        for (let next = 2; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
         add(hash & mask);
       }
     }

@@ -22,9 +22,12 @@ describe('hashed features and logistic regression', () => {
   });
 
   it('hashes ASCII words without a regular expression to the same buckets, in the same order, as their names', () => {
-    const words = { bits: 18, charNgrams: [], wordNgrams: [1, 2, 3], cjkNgrams: [1] };
-    for (const text of ["don't run rm -rf ~/x.sh, c++ & c# (v2.4.1) _private-ish", '  ', 'a', "it's 3.14!"]) {
-      expect([...featureBuckets(text, words)]).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
+    // Bigrams are hashed in the words' own pass: with and without unigrams, and without bigrams at all.
+    for (const wordNgrams of [[1, 2, 3], [2], [3, 2], [1]]) {
+      const words = { bits: 18, charNgrams: [], wordNgrams, cjkNgrams: [1] };
+      for (const text of ["don't run rm -rf ~/x.sh, c++ & c# (v2.4.1) _private-ish", '  ', 'a', 'two words', "it's 3.14!"]) {
+        expect([...featureBuckets(text, words)], `${JSON.stringify(wordNgrams)} ${text}`).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
+      }
     }
   });
 
