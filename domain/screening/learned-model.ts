@@ -389,6 +389,12 @@ function growScratch(): void {
 }
 
 /**
+ * A field the model reads: its name, its text and, optionally, the text lower-cased when it is
+ * plain ASCII without escapes (the screener has it already; otherwise the model tells and lowers).
+ */
+export type ModelField = readonly [name: string, text: string, plainLowered?: string];
+
+/**
  * worstPassage(model, passagesOf(fields, recipe)) without building a Set per passage: each chunk's
  * distinct buckets are kept in first-seen order (a Set's iteration order), so every sum adds the
  * same weights in the same order and the scores are the same to the last bit. The weights of a
@@ -398,12 +404,6 @@ function growScratch(): void {
  * text came earlier in the item (a feed's HTML repeats its text, a snippet the start of the page)
  * takes the earlier one's buckets instead of reading its text again.
  */
-/**
- * A field the model reads: its name, its text and, optionally, the text lower-cased when it is
- * plain ASCII without escapes (the screener has it already; otherwise the model tells and lowers).
- */
-export type ModelField = readonly [name: string, text: string, plainLowered?: string];
-
 export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<ModelField>, recipe: InjectionRecipe = INJECTION_RECIPE): { logit: number; passage: { field: string; start: number; end: number } | null } {
   const { weights, bias } = differencesOf(model);
   let bestLogit = -Infinity;

@@ -190,7 +190,6 @@ const TAG = /^<\/?([a-z][a-z0-9]*)(\s[^<>]*)?\/?>$/;
  */
 function plainHtmlLeft(html: NormalizedText, shownIn: readonly string[]): NormalizedText | null {
   const text = html.text;
-  if (findHiddenRegions(text).length > 0) return null;
   // Kept pieces as flat [start, end) pairs.
   const kept: number[] = [];
   let removedAny = false;
@@ -211,7 +210,9 @@ function plainHtmlLeft(html: NormalizedText, shownIn: readonly string[]): Normal
     else removedAny = true;
     from = close + 1;
   }
-  if (!removedAny) return null;
+  // Hidden regions are looked for last: a page that is not plain (`<!doctype>`, `<head>`) has
+  // failed at its first tag, and scanField will look for them in what is screened.
+  if (!removedAny || findHiddenRegions(text).length > 0) return null;
   const originalOf = (index: number) => (html.offsets === null ? index : html.offsets[index]!);
   let keptLength = 0;
   for (let index = 0; index < kept.length; index += 2) keptLength += kept[index + 1]! - kept[index]!;
