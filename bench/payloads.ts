@@ -7,6 +7,7 @@
 import { parseRunId, parseTenantId, parseTopicId, topicKey } from '../runtime/ids.ts';
 import type { RawResult, RequestContext } from '../schemas/messages.ts';
 import { createRandom, pick } from '../domain/learned/random.ts';
+import { escapeMarkupText } from '../domain/text/html.ts';
 
 const WORDS = [
   'kafka', 'broker', 'partition', 'consumer', 'producer', 'offset', 'replication', 'controller', 'kraft', 'cluster',
@@ -87,18 +88,14 @@ function generateResults(random: () => number, runIndex: number, sequence: numbe
   return results;
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** An RSS 2.0 document as a feed publishes it: HTML-escaped description, full body in content:encoded. */
 export function rssPayload(results: readonly GeneratedResult[]): string {
   const items = results.map((result) => `    <item>
-      <title>${escapeXml(result.title)}</title>
-      <link>${escapeXml(result.url)}</link>
+      <title>${escapeMarkupText(result.title)}</title>
+      <link>${escapeMarkupText(result.url)}</link>
       <pubDate>${new Date(result.publishedAt).toUTCString()}</pubDate>
-      <guid>${escapeXml(result.url)}</guid>
-      <description>${escapeXml(`<p>${result.description}</p>`)}</description>
+      <guid>${escapeMarkupText(result.url)}</guid>
+      <description>${escapeMarkupText(`<p>${result.description}</p>`)}</description>
       <content:encoded><![CDATA[<p>${result.content.slice(0, 700)}</p><p>${result.content.slice(700)}</p>]]></content:encoded>
     </item>`);
   return `<?xml version="1.0" encoding="utf-8"?>

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { SkryaError } from '../../runtime/errors.ts';
 import { snippetOf } from '../text/clean-text.ts';
-import { htmlToText } from '../text/html.ts';
+import { escapeMarkupText, htmlToText } from '../text/html.ts';
 import { screenItem, type ScreenInput, type ScreenResult } from './screen-item.ts';
 
 export const labelledItemSchema = z.object({
@@ -43,11 +43,9 @@ export const SCREEN_LAYOUTS = {
 } as const;
 export type ScreenLayout = keyof typeof SCREEN_LAYOUTS;
 
-const HTML_SPECIALS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-
 /** Text as a feed entry's HTML would carry it: each line a paragraph, the characters markup reserves escaped. */
 function asParagraphs(text: string): string {
-  return text.split('\n').map((line) => `<p>${line.replace(/[&<>]/g, (char) => HTML_SPECIALS[char] ?? char)}</p>`).join('\n');
+  return text.split('\n').map((line) => `<p>${escapeMarkupText(line)}</p>`).join('\n');
 }
 
 export interface InjectionEvaluation {

@@ -92,3 +92,10 @@ export function blockText(text: string): string {
 export function htmlFragmentText(html: string): string {
   return cleanText(htmlToText(html).text);
 }
+
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Text as HTML or XML character data: the characters markup reserves escaped (quotes need no escape outside attributes). */
+export function escapeMarkupText(text: string): string {
+  return text.replace(/[&<>]/g, (char) => TEXT_ESCAPES[char]!);
+}
