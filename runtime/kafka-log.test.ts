@@ -1,4 +1,4 @@
-import './kafkajs-read-committed.ts';
+import './kafkajs-replacements.ts';
 import { logLevel } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { kafkajsLogLevel } from './kafka.ts';

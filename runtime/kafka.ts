@@ -1,6 +1,6 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
-// Before kafkajs: its read_committed filter is replaced as it loads.
-import './kafkajs-read-committed.ts';
+// Before kafkajs: its read_committed filter and record encoder are replaced as it loads.
+import './kafkajs-replacements.ts';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs, { Kafka, logLevel, type Admin, type ITopicConfig, type LogEntry } from 'kafkajs';

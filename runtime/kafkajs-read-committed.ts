@@ -1,6 +1,5 @@
 /**
- * kafkajs's read_committed filtering, corrected before kafkajs loads. Every runtime module that
- * imports kafkajs imports this module first.
+ * kafkajs's read_committed filtering, corrected before kafkajs loads (kafkajs-replacements.ts).
  *
  * A fetch response lists the aborted transactions its records overlap (producer and first
  * offset), in the order they were aborted. kafkajs 2.2.4 (`src/consumer/filterAbortedMessages.js`)
@@ -14,7 +13,7 @@
  * transaction that has begun before each record; so does this one. It also reads an abort marker
  * only from a control record, never from a data record whose key happens to be four zero bytes.
  */
-import Module, { createRequire } from 'node:module';
+import { replaceKafkajsModule } from './kafkajs-module-cache.ts';
 
 /** A record of a fetched batch as kafkajs's decoder gives it (what the filter reads of it). */
 export interface FetchedRecord {
@@ -29,9 +28,6 @@ export interface AbortedTransaction {
   producerId: string;
   firstOffset: string;
 }
-
-/** Marks the filter kafkajs was given, so a second evaluation of this module knows it is in place. */
-const INSTALLED = Symbol.for('skrya.kafkajs.readCommittedFilter');
 
 /** A control record's key: version 0, then type 0 for an abort marker (1 is a commit). */
 const ABORT_MARKER_KEY = Buffer.from([0, 0, 0, 0]);
@@ -58,25 +54,10 @@ export function withoutAbortedRecords<R extends FetchedRecord>({ messages, abort
   });
 }
 
-/**
- * Puts withoutAbortedRecords in the place of kafkajs's filter in Node's module cache, so kafkajs's
- * consumer loads it instead. Throws if kafkajs's consumer was loaded already: the fix would not
- * take, and a consumer would read aborted records without a word.
- */
-function installFilter(): void {
-  const require = createRequire(import.meta.url);
-  const filterFile = require.resolve('kafkajs/src/consumer/filterAbortedMessages.js');
-  const batchFile = require.resolve('kafkajs/src/consumer/batch.js');
-  // Ours already (this module evaluated again, as a test runner may): kafkajs loaded it, nothing to do.
-  if ((require.cache[filterFile]?.exports as { [INSTALLED]?: true } | undefined)?.[INSTALLED] === true) return;
-  if (require.cache[batchFile] !== undefined) {
-    throw new Error('kafkajs was loaded before runtime/kafkajs-read-committed.ts: import it before kafkajs, or read_committed consumers may deliver aborted records');
-  }
-  const replacement = new Module(filterFile);
-  replacement.filename = filterFile;
-  replacement.loaded = true;
-  replacement.exports = Object.assign(withoutAbortedRecords.bind(null), { [INSTALLED]: true as const });
-  require.cache[filterFile] = replacement;
-}
-
-installFilter();
+replaceKafkajsModule({
+  file: 'kafkajs/src/consumer/filterAbortedMessages.js',
+  loadedBy: 'kafkajs/src/consumer/batch.js',
+  replacement: withoutAbortedRecords.bind(null),
+  marker: Symbol.for('skrya.kafkajs.readCommittedFilter'),
+  replacedBy: 'runtime/kafkajs-read-committed.ts',
+});

@@ -1,5 +1,5 @@
 /** Producing outside a consumer: publishers that await acks from all in-sync replicas (transactions per shard: shard-owners.ts). */
-import './kafkajs-read-committed.ts';
+import './kafkajs-replacements.ts';
 import { Partitioners, type ProducerConfig } from 'kafkajs';
 import type { ValueOf } from './handler.ts';
 import { standardHeaders } from './headers.ts';

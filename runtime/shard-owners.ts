@@ -12,7 +12,7 @@
  * or not at all, by the shard's current owner only. Offsets are never committed: configs are
  * re-read from the start on every assignment (the topic is compacted, so that is one record a key).
  */
-import './kafkajs-read-committed.ts';
+import './kafkajs-replacements.ts';
 import { Partitioners, type Consumer, type ConsumerGroupJoinEvent, type Producer } from 'kafkajs';
 import { SkryaError, isSkryaError } from './errors.ts';
 import type { Kafka } from './kafka.ts';

@@ -5,7 +5,7 @@
  * SIGKILL mid-stream, the 6 left take over all 12 partitions, and every run still lands complete
  * with each item exactly once. Each instance's outcome count is reported (bench material).
  */
-import '../../runtime/kafkajs-read-committed.ts';
+import '../../runtime/kafkajs-replacements.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

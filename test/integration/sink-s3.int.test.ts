@@ -6,7 +6,7 @@
  * reach it through a proxy the test closes): the sink says why, commits nothing, and once the bucket
  * is back every run lands exactly. A sink given a bucket that does not exist stops at start, named.
  */
-import '../../runtime/kafkajs-read-committed.ts';
+import '../../runtime/kafkajs-replacements.ts';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';

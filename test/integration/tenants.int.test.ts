@@ -10,7 +10,7 @@
  * is not set. The provider sees acme's key (not the operator's), globex's Brave cannot be connected,
  * and the key appears in no log line, Kafka message or file.
  */
-import '../../runtime/kafkajs-read-committed.ts';
+import '../../runtime/kafkajs-replacements.ts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
