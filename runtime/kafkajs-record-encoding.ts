@@ -75,7 +75,7 @@ function sizeOfLengthPrefixed(length: number): number {
 function writeLengthPrefixed(buffer: Buffer, at: number, bytes: Bytes | null | undefined, length: number): number {
   const position = writeUnsignedVarInt(buffer, at, zigZag(length));
   if (length < 0) return position;
-  if (typeof bytes === 'string') buffer.utf8Write(bytes, position, length);
+  if (typeof bytes === 'string') buffer.write(bytes, position, length, 'utf8');
   else bytes!.copy(buffer, position);
   return position + length;
 }
