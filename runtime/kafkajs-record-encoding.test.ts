@@ -8,17 +8,18 @@ type RecordEncoder = (record: Parameters<typeof encodeRecord>[0]) => { buffer: B
 
 const require = createRequire(import.meta.url);
 
-/** kafkajs's own record encoder, compiled from its file apart from the module cache (which holds ours). */
-function kafkajsRecordEncoder(): RecordEncoder {
-  const file = require.resolve('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+/** kafkajs's own module, compiled from its file apart from the module cache (which holds ours). */
+function kafkajsOriginal<T>(moduleFile: string): T {
+  const file = require.resolve(moduleFile);
   const original = new Module(file);
   original.filename = file;
   original.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
   (original as unknown as { _compile(source: string, file: string): void })._compile(fs.readFileSync(file, 'utf8'), file);
-  return original.exports as RecordEncoder;
+  return original.exports as T;
 }
 
-const kafkajsRecord = kafkajsRecordEncoder();
+const kafkajsRecord = kafkajsOriginal<RecordEncoder>('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+const kafkajsChecksum = kafkajsOriginal<(bytes: Buffer) => number>('kafkajs/src/protocol/recordBatch/crc32C/index.js');
 
 const SKRYA_HEADERS = {
   'skrya-trace-id': '3f1c2b9a-1234-4cde-9abc-0123456789ab',
@@ -90,5 +91,16 @@ describe('encodeRecord (kafkajs record v0, written in one buffer)', () => {
     expect(loaded[Symbol.for('skrya.kafkajs.recordEncoder')]).toBe(true);
     const record = { key: 'k', value: Buffer.from('v'), headers: SKRYA_HEADERS };
     expect(loaded(record).buffer.equals(kafkajsRecord(record).buffer)).toBe(true);
+  });
+});
+
+describe('the batch checksum kafkajs loads', () => {
+  it('is the native crc32c on this machine, with kafkajs\'s results', async () => {
+    await import('./kafkajs-replacements.ts');
+    const loaded = require('kafkajs/src/protocol/recordBatch/crc32C/index.js') as ((bytes: Buffer) => number) & Record<symbol, unknown>;
+    expect(loaded[Symbol.for('skrya.kafkajs.batchChecksum')]).toBe(true);
+    const next = random(7);
+    const bytes = Buffer.from(Array.from({ length: 70_001 }, () => Math.floor(next() * 256)));
+    for (const length of [0, 1, 3, 8, 9, 4_096, 70_001]) expect(loaded(bytes.subarray(0, length))).toBe(kafkajsChecksum(bytes.subarray(0, length)));
   });
 });
