@@ -2,7 +2,8 @@
  * The limit: a bare kafkajs consume→produce loop over the same messages, shaped like the runner
  * (same consumer settings, same producer settings, 3 partitions at a time, a flush every 500
  * records, commit after the acknowledgement) but without decoding, handling or encoding.
- * What a stage reaches as a share of this is what its own work costs.
+ * What a stage reaches as a share of this is what its own work costs. kafkajs here is the stages'
+ * kafkajs, with Skrya's replacements (runtime/kafkajs-replacements.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { EachBatchPayload, Message } from 'kafkajs';
