@@ -1,5 +1,5 @@
 /** The Kafka client and the schema registry client, created from config. Only runtime/ imports kafkajs. */
-// Before kafkajs: its read_committed filter and record encoder are replaced as it loads.
+// Before kafkajs: its read_committed filter, record encoder and batch checksum are replaced as it loads.
 import './kafkajs-replacements.ts';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -123,6 +123,14 @@ export function encodeRecord({ offsetDelta = 0, timestampDelta = 0, key, value, 
   return Object.assign(Object.create(Encoder.prototype) as KafkajsEncoder, { buf: buffer, offset: position });
 }
 
+replaceKafkajsModule({
+  file: 'kafkajs/src/protocol/recordBatch/record/v0/index.js',
+  loadedBy: 'kafkajs/src/protocol/requests/produce/v3/request.js',
+  replacement: encodeRecord.bind(null),
+  marker: Symbol.for('skrya.kafkajs.recordEncoder'),
+  replacedBy: 'runtime/kafkajs-record-encoding.ts',
+});
+
 /** @node-rs/crc32's crc32c, or null where its native binary cannot be loaded. */
 function nativeCrc32c(): ((bytes: Buffer) => number) | null {
   try {
@@ -131,14 +139,6 @@ function nativeCrc32c(): ((bytes: Buffer) => number) | null {
     return null;
   }
 }
-
-replaceKafkajsModule({
-  file: 'kafkajs/src/protocol/recordBatch/record/v0/index.js',
-  loadedBy: 'kafkajs/src/protocol/requests/produce/v3/request.js',
-  replacement: encodeRecord.bind(null),
-  marker: Symbol.for('skrya.kafkajs.recordEncoder'),
-  replacedBy: 'runtime/kafkajs-record-encoding.ts',
-});
 
 const crc32c = nativeCrc32c();
 if (crc32c !== null) {
