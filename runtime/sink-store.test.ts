@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,7 @@ describe('createLocalStore', () => {
     expect((await store.read('acme/a.json'))?.content).toBe('second');
   });
 
-  it('a write is in place at once; flush syncs exactly the files written since the last flush; a staging store never syncs', async () => {
+  it('a write reads back at once and is in place by the flush; flush syncs exactly the files written since the last flush; a staging store never syncs', async () => {
     const synced: string[] = [];
     const open = fs.promises.open.bind(fs.promises);
     vi.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
@@ -56,9 +57,10 @@ describe('createLocalStore', () => {
     await store.write('acme/a.json', 'a');
     await store.write('acme/b.json', 'b');
     await store.write('acme/b.json', 'b');
-    expect(fs.readFileSync(path.join(root, 'acme', 'a.json'), 'utf8')).toBe('a');
+    expect((await store.read('acme/a.json'))?.content).toBe('a');
     expect(synced).toEqual([]);
     await store.flush();
+    expect(fs.readFileSync(path.join(root, 'acme', 'b.json'), 'utf8')).toBe('b');
     expect(synced.sort()).toEqual([path.join('acme', 'a.json'), path.join('acme', 'b.json')]);
     await store.flush();
     expect(synced).toHaveLength(2);
@@ -78,12 +80,57 @@ describe('createLocalStore', () => {
     fs.linkSync(original, path.join(root, 'tree', 'normalized', 'run.json'));
     const read = await store.read('normalized/run.json');
     await expect(store.write('normalized/run.json', 'replayed bytes', read)).resolves.toBe(true);
+    await store.flush();
     await store.settled?.();
     expect(fs.readFileSync(path.join(root, 'tree', 'normalized', 'run.json'), 'utf8')).toBe('replayed bytes');
     expect(fs.readFileSync(original, 'utf8')).toBe('original bytes');
     expect(fs.readdirSync(path.join(root, 'tree', 'normalized'))).toEqual(['run.json']);
     await expect(store.write('normalized/run.json', 'late bytes', read)).rejects.toMatchObject({ code: 'STORAGE_CONFLICT' });
     await expect(store.write('normalized/run.json', 'replayed bytes')).resolves.toBe(false);
+  });
+});
+
+/**
+ * Holds libuv's thread pool busy (pbkdf2 jobs of a tenth of a second or so, more than its threads),
+ * so a rename the store starts waits in the pool's queue and has not landed when the next call comes.
+ */
+function occupyThreadPool(): Promise<unknown> {
+  return Promise.all(Array.from({ length: 8 }, () => new Promise((resolve, reject) => {
+    crypto.pbkdf2('password', 'salt', 200_000, 32, 'sha256', (error, key) => (error ? reject(error) : resolve(key)));
+  })));
+}
+
+describe('createLocalStore, its renames in the thread pool', () => {
+  it('a read, a listing of the folder and a second write of a file wait for its rename', async () => {
+    const store = createLocalStore(root);
+    const busy = occupyThreadPool();
+    await store.write('acme/normalized/run.json', 'first', null);
+    expect(await store.list('acme/normalized')).toEqual(['run.json']);
+    await busy;
+    const written = occupyThreadPool();
+    await store.write('acme/normalized/other.json', 'other', null);
+    expect((await store.read('acme/normalized/other.json'))?.content).toBe('other');
+    await written;
+    const first = await store.read('acme/normalized/run.json');
+    await store.write('acme/normalized/run.json', 'second', first);
+    await store.write('acme/normalized/run.json', 'third');
+    await store.flush();
+    expect(fs.readFileSync(path.join(root, 'acme', 'normalized', 'run.json'), 'utf8')).toBe('third');
+    expect(fs.readdirSync(path.join(root, 'acme', 'normalized')).sort()).toEqual(['other.json', 'run.json']);
+  });
+
+  it('a rename that fails fails the flush once, leaves no temp file, and the next flush is clean', async () => {
+    const store = createLocalStore(root);
+    // A folder where the file should go: the rename over it fails (EISDIR).
+    fs.mkdirSync(path.join(root, 'acme', 'latest-ingest.json', 'child'), { recursive: true });
+    await store.write('acme/digest.md', 'digest');
+    await expect(store.write('acme/latest-ingest.json', '{}')).resolves.toBe(true);
+    await expect(store.flush()).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
+    expect(fs.readdirSync(path.join(root, 'acme')).sort()).toEqual(['digest.md', 'latest-ingest.json']);
+    fs.rmSync(path.join(root, 'acme', 'latest-ingest.json'), { recursive: true });
+    await store.write('acme/latest-ingest.json', '{}');
+    await expect(store.flush()).resolves.toBeUndefined();
+    expect(fs.readFileSync(path.join(root, 'acme', 'latest-ingest.json'), 'utf8')).toBe('{}');
   });
 });
 

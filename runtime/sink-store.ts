@@ -16,7 +16,7 @@ import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCom
 import type { SkryaConfig } from './config.ts';
 import { SkryaError } from './errors.ts';
 import { resolveInside } from './ids.ts';
-import { readTextIfAny, replaceFileAtomic, replaceFileUnlinked, syncFiles } from './write-atomic.ts';
+import { readTextIfAny, replaceFileAtomicRenamedLater, replaceFileUnlinked, syncFiles } from './write-atomic.ts';
 
 /** A file's text and the version it was read at (an ETag in a bucket, a content hash on disk). */
 export interface StoredText {
@@ -79,30 +79,57 @@ function listFolder(dir: string): string[] {
  * the sink always has. Files are renamed into place without an fsync each and synced together at
  * flush: a run's four fsyncs in sequence (~9 ms each on the bench VM) blocked the event loop the other
  * stages share, concurrent ones take about a third of that; a crash before the flush leaves the offset
- * uncommitted, and the redelivered batch writes the files again.
+ * uncommitted, and the redelivered batch writes the files again. The renames go on in the thread pool
+ * (replaceFileAtomicRenamedLater), so a batch's files may land in any order, each whole; a read or
+ * write of a file waits for its own rename, and the flush for all of them.
  */
 export function createLocalStore(root: string): SinkStore {
   const fileOf = (key: string) => localFile(root, key);
   const unsynced = new Set<string>();
+  // Each file's rename still under way (or failed and not yet reported), by file.
+  const renaming = new Map<string, Promise<void>>();
   // Handlers of several partitions share the store: a flush waits for every sync started before it too.
   let syncing: Promise<void> = Promise.resolve();
+  /** Waits for the file's rename, if one is under way; a failed one is reported here, once. */
+  const renamed = async (file: string) => {
+    const rename = renaming.get(file);
+    if (rename === undefined) return;
+    try {
+      await rename;
+    } finally {
+      if (renaming.get(file) === rename) renaming.delete(file);
+    }
+  };
+  /** The file's text, its last write under its name first. */
+  const textOf = async (file: string) => {
+    await renamed(file);
+    return readTextIfAny(file);
+  };
   return {
     where: path.resolve(root),
     async read(key) {
-      return localText(readTextIfAny(fileOf(key)));
+      return localText(await textOf(fileOf(key)));
     },
     async write(key, content, expected) {
       const file = fileOf(key);
       // Read once: for the condition and to leave identical bytes alone.
-      const current = readTextIfAny(file);
+      const current = await textOf(file);
       if (expected !== undefined && current !== (expected?.content ?? null)) throw conflict(path.resolve(root), key);
       if (current === content) return false;
-      replaceFileAtomic(file, content, { durable: false });
+      const rename = replaceFileAtomicRenamedLater(file, content);
+      renaming.set(file, rename);
+      // A failed rename stays for the next read, write or flush of the file to report.
+      rename.then(() => {
+        if (renaming.get(file) === rename) renaming.delete(file);
+      }, () => {});
       unsynced.add(file);
       return true;
     },
     async list(prefix) {
-      return listFolder(fileOf(prefix));
+      const folder = fileOf(prefix);
+      // A file written there is listed once it is under its name.
+      await Promise.all([...renaming.keys()].filter((file) => path.dirname(file) === folder).map(renamed));
+      return listFolder(folder);
     },
     async check() {
       fs.mkdirSync(path.resolve(root), { recursive: true });
@@ -110,6 +137,9 @@ export function createLocalStore(root: string): SinkStore {
     async flush() {
       const files = [...unsynced];
       unsynced.clear();
+      // A failed rename fails the flush: the batch's offset is not committed, and it is written again.
+      const failed = (await Promise.allSettled(files.map(renamed))).find((result) => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       syncing = Promise.all([syncing, syncFiles(files)]).then(() => undefined);
       await syncing;
     },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replaceFileUnlinked, syncFilesUnder, writeFileAtomic } from './write-atomic.ts';
+import { replaceFileAtomicRenamedLater, replaceFileUnlinked, writeFileAtomic } from './write-atomic.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -33,14 +33,6 @@ describe('writeFileAtomic', () => {
     expect(filesUnder(dir)).toEqual(['digest.md']);
   });
 
-  it('without durability writes the same bytes the same way, and syncFilesUnder syncs them later (nested folders included)', () => {
-    const file = path.join(dir, 'normalized', 'run.json');
-    expect(writeFileAtomic(file, '{"run":1}\n', { durable: false })).toBe(true);
-    expect(writeFileAtomic(file, '{"run":1}\n', { durable: false })).toBe(false);
-    syncFilesUnder(dir);
-    expect(fs.readFileSync(file, 'utf8')).toBe('{"run":1}\n');
-    expect(filesUnder(dir)).toEqual(['normalized', 'normalized/run.json']);
-  });
 
   it('replaces different bytes', () => {
     const file = path.join(dir, 'digest.md');
@@ -60,6 +52,36 @@ describe('writeFileAtomic', () => {
     const target = path.join(dir, 'occupied');
     fs.mkdirSync(path.join(target, 'child'), { recursive: true });
     expect(() => writeFileAtomic(target, 'x')).toThrow();
+    expect(filesUnder(dir)).toEqual(['occupied', 'occupied/child']);
+  });
+});
+
+describe('replaceFileAtomicRenamedLater', () => {
+  it('creates missing folders and, once settled, has the bytes under the name and no temp file', async () => {
+    const file = path.join(dir, 'normalized', 'run.json');
+    await replaceFileAtomicRenamedLater(file, '{"run":1}\n');
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"run":1}\n');
+    expect(filesUnder(dir)).toEqual(['normalized', 'normalized/run.json']);
+  });
+
+  it('replaces a file as a new one: another link to the old file keeps the old bytes, and a reader never sees a mix', async () => {
+    const file = path.join(dir, 'latest-ingest.json');
+    fs.writeFileSync(file, 'old');
+    const link = path.join(dir, 'linked');
+    fs.linkSync(file, link);
+    const replacing = replaceFileAtomicRenamedLater(file, 'new, longer content');
+    // Before the rename lands the name holds the old bytes whole.
+    expect(['old', 'new, longer content']).toContain(fs.readFileSync(file, 'utf8'));
+    await replacing;
+    expect(fs.readFileSync(file, 'utf8')).toBe('new, longer content');
+    expect(fs.readFileSync(link, 'utf8')).toBe('old');
+    expect(filesUnder(dir)).toEqual(['latest-ingest.json', 'linked']);
+  });
+
+  it('rejects when the rename fails and leaves no temp file', async () => {
+    const target = path.join(dir, 'occupied');
+    fs.mkdirSync(path.join(target, 'child'), { recursive: true });
+    await expect(replaceFileAtomicRenamedLater(target, 'x')).rejects.toThrow();
     expect(filesUnder(dir)).toEqual(['occupied', 'occupied/child']);
   });
 });

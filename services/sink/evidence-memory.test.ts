@@ -63,6 +63,7 @@ describe('evidence memory', () => {
     try {
       const written = remember(emptyMemory(), run(0));
       await writeMemory(store, '', written, null);
+      await store.flush();
       const writtenText = fs.readFileSync(file, 'utf8');
       const other = remember(written, run(1, [evidence('b')]));
       fs.writeFileSync(file, `${JSON.stringify(other)}\n`);
