@@ -119,18 +119,32 @@ describe('createLocalStore, its renames in the thread pool', () => {
     expect(fs.readdirSync(path.join(root, 'acme', 'normalized')).sort()).toEqual(['other.json', 'run.json']);
   });
 
-  it('a rename that fails fails the flush once, leaves no temp file, and the next flush is clean', async () => {
+  it('a rename that fails fails every flush, whoever flushes, until the file is written again; no temp file is left', async () => {
     const store = createLocalStore(root);
     // A folder where the file should go: the rename over it fails (EISDIR).
     fs.mkdirSync(path.join(root, 'acme', 'latest-ingest.json', 'child'), { recursive: true });
     await store.write('acme/digest.md', 'digest');
     await expect(store.write('acme/latest-ingest.json', '{}')).resolves.toBe(true);
     await expect(store.flush()).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
+    // Another partition's handler, with files of its own, flushes next: it must not commit either.
+    await store.write('other/digest.md', 'other digest');
+    await expect(store.flush()).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
     expect(fs.readdirSync(path.join(root, 'acme')).sort()).toEqual(['digest.md', 'latest-ingest.json']);
     fs.rmSync(path.join(root, 'acme', 'latest-ingest.json'), { recursive: true });
     await store.write('acme/latest-ingest.json', '{}');
     await expect(store.flush()).resolves.toBeUndefined();
     expect(fs.readFileSync(path.join(root, 'acme', 'latest-ingest.json'), 'utf8')).toBe('{}');
+  });
+
+  it('a failed write stops failing flushes once the file holds what is written next', async () => {
+    const store = createLocalStore(root);
+    fs.mkdirSync(path.join(root, 'acme', 'digest.md', 'child'), { recursive: true });
+    await store.write('acme/digest.md', 'new digest');
+    await expect(store.flush()).rejects.toThrow();
+    fs.rmSync(path.join(root, 'acme', 'digest.md'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'acme', 'digest.md'), 'restored digest');
+    await expect(store.write('acme/digest.md', 'restored digest')).resolves.toBe(false);
+    await expect(store.flush()).resolves.toBeUndefined();
   });
 });
 

@@ -80,29 +80,24 @@ function listFolder(dir: string): string[] {
  * flush: a run's four fsyncs in sequence (~9 ms each on the bench VM) blocked the event loop the other
  * stages share, concurrent ones take about a third of that; a crash before the flush leaves the offset
  * uncommitted, and the redelivered batch writes the files again. The renames go on in the thread pool
- * (replaceFileAtomicRenamedLater), so a batch's files may land in any order, each whole; a read or
- * write of a file waits for its own rename, and the flush for all of them.
+ * (replaceFileAtomicRenamedLater), so a batch's files may land in any order, each whole; a read, a
+ * write or a listing waits for the renames of its files, and the flush for every rename.
  */
 export function createLocalStore(root: string): SinkStore {
   const fileOf = (key: string) => localFile(root, key);
   const unsynced = new Set<string>();
-  // Each file's rename still under way (or failed and not yet reported), by file.
+  // Each file's rename under way, or failed: a failed one stays until the file is written again, and
+  // fails every flush meanwhile (any flush, as a flush cannot tell whose batch wrote the file).
   const renaming = new Map<string, Promise<void>>();
   // Handlers of several partitions share the store: a flush waits for every sync started before it too.
   let syncing: Promise<void> = Promise.resolve();
-  /** Waits for the file's rename, if one is under way; a failed one is reported here, once. */
-  const renamed = async (file: string) => {
-    const rename = renaming.get(file);
-    if (rename === undefined) return;
-    try {
-      await rename;
-    } finally {
-      if (renaming.get(file) === rename) renaming.delete(file);
-    }
+  /** Once the file's last write has landed or failed; a failure is for the flush to report. */
+  const landed = async (file: string) => {
+    await renaming.get(file)?.catch(() => {});
   };
-  /** The file's text, its last write under its name first. */
+  /** The file's text, its last write landed first. */
   const textOf = async (file: string) => {
-    await renamed(file);
+    await landed(file);
     return readTextIfAny(file);
   };
   return {
@@ -115,10 +110,13 @@ export function createLocalStore(root: string): SinkStore {
       // Read once: for the condition and to leave identical bytes alone.
       const current = await textOf(file);
       if (expected !== undefined && current !== (expected?.content ?? null)) throw conflict(path.resolve(root), key);
-      if (current === content) return false;
+      if (current === content) {
+        // The file holds these bytes: a write of it that failed before no longer matters.
+        renaming.delete(file);
+        return false;
+      }
       const rename = replaceFileAtomicRenamedLater(file, content);
       renaming.set(file, rename);
-      // A failed rename stays for the next read, write or flush of the file to report.
       rename.then(() => {
         if (renaming.get(file) === rename) renaming.delete(file);
       }, () => {});
@@ -128,7 +126,7 @@ export function createLocalStore(root: string): SinkStore {
     async list(prefix) {
       const folder = fileOf(prefix);
       // A file written there is listed once it is under its name.
-      await Promise.all([...renaming.keys()].filter((file) => path.dirname(file) === folder).map(renamed));
+      await Promise.all([...renaming.keys()].filter((file) => path.dirname(file) === folder).map(landed));
       return listFolder(folder);
     },
     async check() {
@@ -137,9 +135,12 @@ export function createLocalStore(root: string): SinkStore {
     async flush() {
       const files = [...unsynced];
       unsynced.clear();
-      // A failed rename fails the flush: the batch's offset is not committed, and it is written again.
-      const failed = (await Promise.allSettled(files.map(renamed))).find((result) => result.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
+      // A failed rename fails the flush, so no batch's offset is committed until the file is written again.
+      const failed = (await Promise.allSettled(renaming.values())).find((result) => result.status === 'rejected');
+      if (failed !== undefined) {
+        for (const file of files) unsynced.add(file);
+        throw failed.reason;
+      }
       syncing = Promise.all([syncing, syncFiles(files)]).then(() => undefined);
       await syncing;
     },
