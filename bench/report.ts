@@ -304,14 +304,14 @@ function fleetRows(fleet: FleetFigures): Row[] {
 
 /** Flat: RSS at the end at most 25 % above RSS after the first quarter (once code and pools are warm). */
 /** Items/s between consecutive memory samples (taken at 0, 25, 50, 75 and 100 % of the runs). */
-export function replayQuarterRates(replay: ReplayFigures): number[] {
+function replayQuarterRates(replay: ReplayFigures): number[] {
   return replay.memory.slice(1).map((sample, index) => {
     const before = replay.memory[index]!;
     return (1000 * (sample.items - before.items)) / Math.max(1, sample.elapsedMs - before.elapsedMs);
   });
 }
 
-export function replayMemoryFlat(replay: ReplayFigures): boolean {
+function replayMemoryFlat(replay: ReplayFigures): boolean {
   const warm = replay.memory[1];
   const last = replay.memory.at(-1);
   if (!warm || !last) return false;
