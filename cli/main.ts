@@ -32,5 +32,5 @@ async function runCommand(chosen: CommandEntry | undefined): Promise<void> {
 }
 
 const chosen = requestedCommand(process.argv.slice(2));
-if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) await runWithNodeFlags(chosen.nodeFlags);
+if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) await runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
 else await runCommand(chosen);

@@ -8,10 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { requestedCommand } from './commands/index.ts';
-import { startedWith } from './node-flags.ts';
+import { startedWith, withGlibcTunables } from './node-flags.ts';
 
 const CLI = fileURLToPath(new URL('../bin/skrya.js', import.meta.url));
 const RANK_FLAGS = requestedCommand(['rank'])!.nodeFlags!;
+const RANK_TUNABLES = requestedCommand(['rank'])!.glibcTunables!;
 const WINDOW_END = '2026-11-30T00:00:00Z';
 const RESULTS = [
   JSON.stringify({ url: 'https://deno.com/blog/v2.0', title: 'Announcing Deno 2', snippet: 'Deno 2 is here', published_date: '2024-10-09T00:00:00Z', source: 'brave' }),
@@ -51,6 +52,7 @@ async function childrenOf(pid: number): Promise<number[]> {
 }
 
 const commandLineOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+const environmentOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 
 /**
  * A child's command line once it has started its own program: between fork and exec it still
@@ -86,15 +88,33 @@ describe('startedWith', () => {
   });
 });
 
+describe('withGlibcTunables', () => {
+  it('adds each tunable to what is set, keeping a value the user set for the same name', () => {
+    expect(withGlibcTunables(undefined, ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=1');
+    expect(withGlibcTunables('', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=1');
+    expect(withGlibcTunables('glibc.malloc.arena_max=2', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1');
+    expect(withGlibcTunables('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2');
+  });
+});
+
 describe.runIf(process.platform === 'linux')('skrya rank in a node started with its flags', () => {
   it('runs in a child node that has the flags and reads the CLI\'s stdin and writes its stdout', async () => {
     const cli = start([], ['rank', '--jsonl', '-', '--intent', 'status', '--query', 'deno 2', '--window-end', WINDOW_END]);
     const [child] = await childrenOf(cli.pid!);
     expect(await commandLineAfterExec(child!, cli.pid!)).toEqual(expect.arrayContaining([...RANK_FLAGS, CLI, 'rank', '--jsonl', '-']));
+    expect(environmentOf(child!)).toContain(`GLIBC_TUNABLES=${RANK_TUNABLES.join(':')}`);
     const relaunched = await finish(cli, RESULTS);
     const direct = await finish(start(RANK_FLAGS, ['rank', '--jsonl', '-', '--intent', 'status', '--query', 'deno 2', '--window-end', WINDOW_END]), RESULTS);
     expect(relaunched).toEqual({ ...direct, code: 0 });
     expect(relaunched.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('leaves a GLIBC_TUNABLES value the user set for the same tunable as it is', async () => {
+    const cli = start([], ['rank', '--jsonl', '-', '--window-end', WINDOW_END], { ...process.env, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' });
+    const [child] = await childrenOf(cli.pid!);
+    await commandLineAfterExec(child!, cli.pid!);
+    expect(environmentOf(child!).filter((entry) => entry.startsWith('GLIBC_TUNABLES='))).toEqual(['GLIBC_TUNABLES=glibc.malloc.hugetlb=0']);
+    expect(await finish(cli, RESULTS)).toMatchObject({ code: 0 });
   });
 
   it('ends with the child\'s exit code and stderr when the command fails', async () => {
