@@ -2,7 +2,7 @@
 import type { BurstFigures, FleetFigures, SteadyFigures } from './fleet.ts';
 import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
 import type { LatencyFigures } from './latency.ts';
-import type { MachineInfo } from './measure.ts';
+import { median, type MachineInfo } from './measure.ts';
 import type { CliStartFigures, ProcessFigures, RankFigures } from './processes.ts';
 import type { ReplayFigures } from './replay.ts';
 import type { ScaleOutFigures } from './scale-out.ts';
@@ -158,6 +158,9 @@ function startMissedBy(figures: ProcessFigures, aimMs: number, bareNode: Process
 
 function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   const { skrya, python } = rank;
+  // Each rank run beside the yardstick run after it: on a machine whose speed drifts, adjacent runs share their moment, medians of each side need not.
+  const pairRatios = skrya.runs.map((run, index) => run.wallMs / python.runs[index]!.wallMs);
+  const pairMedian = median(pairRatios);
   const input = `${formatNumber(rank.lines)} generated results (${formatNumber(rank.inputMb)} MB, ${Math.round(rank.duplicateShare * 100)} % URL-variant copies, ${formatNumber(rank.trueDocuments)} true documents)`;
   const shortfalls = [
     skrya.medianWallMs > RANK_AIM.wallMs ? `by ${seconds(skrya.medianWallMs - RANK_AIM.wallMs)} of wall (it had ${formatNumber(skrya.medianCpuMs / skrya.medianWallMs)} of a core: ${seconds(skrya.medianCpuMs)} of CPU)` : '',
@@ -167,7 +170,7 @@ function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   return [
     [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, shortfalls.length === 0 ? met(true) : `${met(false)} ${shortfalls.join('; ')}`],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
-    ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time, ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(skrya.medianWallMs < python.medianWallMs)],
+    ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],
   ];
 }
 

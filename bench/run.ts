@@ -63,7 +63,7 @@ const DEFAULTS: BenchOptions = {
   replayItems: 40_000,
   cliRuns: 7,
   rankLines: 100_000,
-  rankRuns: 3,
+  rankRuns: 5,
   // The fleet: 100,000 topics across 1,000 tenants, on 1 and 3 monitor processes.
   fleetTenants: 1_000,
   fleetTopics: 100,
