@@ -102,7 +102,7 @@ describe.runIf(process.platform === 'linux')('skrya rank in a node started with 
     const cli = start([], ['rank', '--jsonl', '-', '--intent', 'status', '--query', 'deno 2', '--window-end', WINDOW_END]);
     const [child] = await childrenOf(cli.pid!);
     expect(await commandLineAfterExec(child!, cli.pid!)).toEqual(expect.arrayContaining([...RANK_FLAGS, CLI, 'rank', '--jsonl', '-']));
-    expect(environmentOf(child!)).toContain(`GLIBC_TUNABLES=${RANK_TUNABLES.join(':')}`);
+    expect(environmentOf(child!)).toContain(`GLIBC_TUNABLES=${withGlibcTunables(process.env.GLIBC_TUNABLES, RANK_TUNABLES)}`);
     const relaunched = await finish(cli, RESULTS);
     const direct = await finish(start(RANK_FLAGS, ['rank', '--jsonl', '-', '--intent', 'status', '--query', 'deno 2', '--window-end', WINDOW_END]), RESULTS);
     expect(relaunched).toEqual({ ...direct, code: 0 });
