@@ -14,9 +14,17 @@ export interface BatchReader {
   close(): Promise<void>;
 }
 
-/** How an input is read: by how many reading threads (0: this thread), in batches of about how many bytes. */
+/**
+ * How an input is read: by how many reading threads (0: this thread alone), after how many bytes
+ * read on this thread, in batches of about how many bytes.
+ */
 export interface ReadingPlan {
   threads: number;
+  /**
+   * Bytes read on this thread before the reading threads start (0: they read from the first
+   * batch): a stream of unknown length starts them only once it has proved long enough.
+   */
+  threadsAfterBytes: number;
   batchBytes: number;
 }
 
@@ -38,18 +46,24 @@ const THREADED_MIN_BYTES = 8 * 1024 * 1024;
 /** Reading threads at most: with the thread that ranks, more than the machine's cores only wait on each other. */
 const MAX_READING_THREADS = 2;
 
-/** The plan for an input of `size` bytes (null: not known before it is read, as for stdin). */
+/**
+ * The plan for an input of `size` bytes (null: not known before it is read, as for stdin): a
+ * small file on this thread, a large one on the reading threads from the start, and a stream on
+ * this thread until it passes the size a large file has, then on the reading threads.
+ */
 export function readingPlan(size: number | null, cores = availableParallelism()): ReadingPlan {
-  const threaded = size !== null && size >= THREADED_MIN_BYTES && cores > 1;
-  return { threads: threaded ? Math.min(MAX_READING_THREADS, cores) : 0, batchBytes: BATCH_BYTES };
+  const threads = cores > 1 && (size === null || size >= THREADED_MIN_BYTES) ? Math.min(MAX_READING_THREADS, cores) : 0;
+  return { threads, threadsAfterBytes: threads > 0 && size === null ? THREADED_MIN_BYTES : 0, batchBytes: BATCH_BYTES };
 }
 
-export function startReaders(setup: ReadingSetup, plan: ReadingPlan): BatchReader[] {
-  if (plan.threads === 0) {
-    const read = createBatchReader(setup);
-    return [{ read: async (batch, space) => read(batch, space), close: async () => {} }];
-  }
-  return Array.from({ length: plan.threads }, () => startReadingThread(setup));
+/** A reader on this thread: each batch is read when it is handed over. */
+export function readOnThisThread(setup: ReadingSetup): BatchReader {
+  const read = createBatchReader(setup);
+  return { read: async (batch, space) => read(batch, space), close: async () => {} };
+}
+
+export function startReadingThreads(setup: ReadingSetup, count: number): BatchReader[] {
+  return Array.from({ length: count }, () => startReadingThread(setup));
 }
 
 const THREAD_ENTRY = new URL('./rank-reading-thread.ts', import.meta.url);

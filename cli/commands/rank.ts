@@ -12,7 +12,7 @@ import { INTENTS, isIntent, type Intent } from '../../schemas/intents.ts';
 import { createRunRanking, type RankedItem, type RankedRun } from '../../domain/dedupe/rank-items.ts';
 import type { DigestItem } from '../../services/collector/index.ts';
 import { createTokenWords, createUnpackState, unpackBatch, type DroppedLine, type ReadBatch } from './rank-reading.ts';
-import { readingPlan, startReaders, type ReadingPlan } from './rank-readers.ts';
+import { readOnThisThread, readingPlan, startReadingThreads, type BatchReader, type ReadingPlan } from './rank-readers.ts';
 
 /**
  * `skrya rank`: the pipeline's scoring and dedupe, offline, over provider-style results
@@ -254,7 +254,7 @@ const utf8Bound = (value: string) => 3 * value.length;
 
 /**
  * Reads and validates each line as it comes (a batch at a time, on reading threads for a large
- * file) and hands the ones validation keeps to the ranking in file order, which holds only their
+ * input) and hands the ones validation keeps to the ranking in file order, which holds only their
  * scores, what dedupe matches on and their numbers in the RenderedStore; the line's text is let
  * go. A line that cannot be read fails the run, after every line before it, as it would read one
  * line at a time.
@@ -263,8 +263,21 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   const run = createRunRanking<number>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const unpacking = createUnpackState();
   const dropped: DroppedLine[] = [];
-  const readers = startReaders({ label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd }, plan);
-  const tables = readers.map(() => createTokenWords());
+  const setup = { label: input.label, intent: options.intent, queries: options.queries, boostDomains: options.boostDomains, windowEnd: options.windowEnd };
+  // Every reader used, by index (each has its own token table); batches go to the ones from `firstActive` on.
+  const readers: BatchReader[] = [];
+  const tables: ReturnType<typeof createTokenWords>[] = [];
+  let firstActive = 0;
+  const use = (added: BatchReader[]) => {
+    firstActive = readers.length;
+    for (const reader of added) {
+      readers.push(reader);
+      tables.push(createTokenWords());
+    }
+  };
+  const threadsFromStart = plan.threads > 0 && plan.threadsAfterBytes === 0;
+  use(threadsFromStart ? startReadingThreads(setup, plan.threads) : [readOnThisThread(setup)]);
+  let threadsStarted = threadsFromStart;
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
   const inputs = spareBuffers();
   const outputs = spareBuffers();
@@ -283,6 +296,7 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
     // A batch ends within a read chunk (64 KB) past batchBytes: a quarter more is room for any usual one.
     const batchSpace = 1.25 * plan.batchBytes;
     const batches = lineBatches(input.chunks(), plan.batchBytes, (size) => new Uint8Array(inputs.take(size, batchSpace), 0, size))[Symbol.asyncIterator]();
+    let bytesSent = 0;
     for (let sent = 0; ; sent++) {
       let next: IteratorResult<LineBatch>;
       try {
@@ -293,14 +307,21 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
         throw error;
       }
       if (next.done === true) break;
-      const reader = sent % readers.length;
+      if (!threadsStarted && plan.threads > 0 && bytesSent >= plan.threadsAfterBytes) {
+        // A stream that has gone on this long is a large input: the reading threads take the rest.
+        use(startReadingThreads(setup, plan.threads));
+        threadsStarted = true;
+      }
+      const active = readers.length - firstActive;
+      const reader = firstActive + (sent % active);
+      bytesSent += next.value.bytes.byteLength;
       // The output fields take a little more than the lines (the canonical URL is added).
       const batch = readers[reader]!.read(next.value, outputs.take(2 * next.value.bytes.byteLength, 2 * batchSpace));
       // Taken in file order below; a thread's failure must not go unheeded meanwhile.
       batch.catch(() => {});
       reading.push({ reader, batch });
       // Two batches a reader in flight: each has the next one queued when it finishes one.
-      while (reading.length > 2 * readers.length) await rankNext();
+      while (reading.length > 2 * active) await rankNext();
     }
     while (reading.length > 0) await rankNext();
   } finally {
