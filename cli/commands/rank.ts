@@ -275,9 +275,9 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
       tables.push(createTokenWords());
     }
   };
-  const threadsFromStart = plan.threads > 0 && plan.threadsAfterBytes === 0;
-  use(threadsFromStart ? startReadingThreads(setup, plan.threads) : [readOnThisThread(setup)]);
-  let threadsStarted = threadsFromStart;
+  // Reading threads still to start once threadsAfterBytes have been read here.
+  let threadsPending = plan.threads > 0 && plan.threadsAfterBytes > 0;
+  use(plan.threads > 0 && !threadsPending ? startReadingThreads(setup, plan.threads) : [readOnThisThread(setup)]);
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
   const inputs = spareBuffers();
   const outputs = spareBuffers();
@@ -307,10 +307,10 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
         throw error;
       }
       if (next.done === true) break;
-      if (!threadsStarted && plan.threads > 0 && bytesSent >= plan.threadsAfterBytes) {
+      if (threadsPending && bytesSent >= plan.threadsAfterBytes) {
         // A stream that has gone on this long is a large input: the reading threads take the rest.
         use(startReadingThreads(setup, plan.threads));
-        threadsStarted = true;
+        threadsPending = false;
       }
       const active = readers.length - firstActive;
       const reader = firstActive + (sent % active);
