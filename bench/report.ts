@@ -305,7 +305,6 @@ function fleetRows(fleet: FleetFigures): Row[] {
   return rows;
 }
 
-/** Flat: RSS at the end at most 25 % above RSS after the first quarter (once code and pools are warm). */
 /** Items/s between consecutive memory samples (taken at 0, 25, 50, 75 and 100 % of the runs). */
 function replayQuarterRates(replay: ReplayFigures): number[] {
   return replay.memory.slice(1).map((sample, index) => {
@@ -314,6 +313,7 @@ function replayQuarterRates(replay: ReplayFigures): number[] {
   });
 }
 
+/** Flat: RSS at the end at most 25 % above RSS after the first quarter (once code and pools are warm). */
 function replayMemoryFlat(replay: ReplayFigures): boolean {
   const warm = replay.memory[1];
   const last = replay.memory.at(-1);
