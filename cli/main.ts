@@ -31,6 +31,17 @@ async function runCommand(chosen: CommandEntry | undefined): Promise<void> {
   }
 }
 
+/** Ends the process (with process.exitCode) once stdout and stderr have taken every byte written to them. */
+async function exitOnceFlushed(): Promise<void> {
+  // A stream calls back its writes in order: an empty write's callback comes after every earlier one's.
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  process.exit();
+}
+
 const chosen = requestedCommand(process.argv.slice(2));
-if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) await runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
-else await runCommand(chosen);
+if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) {
+  await runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
+} else {
+  await runCommand(chosen);
+  if (chosen?.exitsWhenDone === true) await exitOnceFlushed();
+}
