@@ -184,8 +184,8 @@ export interface ReadingSetup {
 const NO_TEXT = -1;
 const SAME_AS_BEFORE = -2;
 
-/** Per kept line: where its output fields are in the batch's `rendered` bytes (offset, length), then its score's numbers (see readBatch). */
-const KEPT_NUMBERS = 9;
+/** Per kept line: where its output fields are in the batch's `rendered` bytes (offset, length), its score's numbers, then its canonical URL's hash (see readBatch). */
+const KEPT_NUMBERS = 10;
 const KEPT = 1;
 const DROPPED = 2;
 
@@ -352,7 +352,7 @@ export function createBatchReader(setup: ReadingSetup): (batch: LineBatch, space
       const components = score.components;
       weights ??= components?.weights ?? null;
       const fieldsBytes = rendered.write(renderedFields(item.result, keys.canonicalUrl, item.provider));
-      for (const value of [renderedBytes, fieldsBytes, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1]) numbers.push(value);
+      for (const value of [renderedBytes, fieldsBytes, score.score ?? Number.NaN, components?.keyword ?? 0, components?.freshness ?? 0, components?.authority ?? 0, components?.authorityTier ?? 0, components?.boosted === true ? 1 : 0, components === null ? 0 : 1, keys.canonicalUrlHash]) numbers.push(value);
       for (const value of [keys.id, keys.url, keys.canonicalUrl, keys.translation, keys.version, components?.freshnessBasis ?? null, components?.freshnessDate ?? null, components?.authorityRule ?? null, components?.authorityVersion ?? null]) text(value);
       renderedBytes += fieldsBytes;
       const count = table.read(matchedText(candidate));
@@ -472,7 +472,7 @@ export function unpackBatch(batch: ReadBatch, table: ReturnType<typeof createTok
     };
     const count = tokenCounts[keptAt]!;
     visit({
-      item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, translation, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
+      item: { score, keys: { id, url, provider, score: scoreValue, canonicalUrl, canonicalUrlHash: numbers[at + 9]!, translation, version }, tokens: { table, ids: tokens, start: tokenAt, count }, providerRank, resultList: provider },
       start: numbers[at]!,
       length: numbers[at + 1]!,
     }, null);

@@ -269,20 +269,30 @@ describe('skrya rank reads a file, stdin or a stream alike', () => {
     expect(await rankInput(streamInput(Readable.from(chunks), 'piped'))).toEqual(fromText);
   });
 
+  const runCli = (jsonl: string, stdin: string) =>
+    new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      const args = ['rank', '--intent', 'status', '--query', 'kafka release', '--window-end', WINDOW_END, '--jsonl', jsonl];
+      const child = execFile(process.execPath, [path.resolve('bin/skrya.js'), ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => (error === null ? resolve({ stdout, stderr }) : reject(Object.assign(error, { stderr }))));
+      child.stdin?.end(stdin);
+    });
+
   it('reads stdin for --jsonl -, printing and reporting what it prints and reports for the file', async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'skrya-rank-')), 'results.jsonl');
     await writeFile(file, text);
-    const args = ['rank', '--intent', 'status', '--query', 'kafka release', '--window-end', WINDOW_END];
-    const run = (jsonl: string, stdin: string) =>
-      new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-        const child = execFile(process.execPath, [path.resolve('bin/skrya.js'), ...args, '--jsonl', jsonl], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => (error === null ? resolve({ stdout, stderr }) : reject(error)));
-        child.stdin?.end(stdin);
-      });
-    const fromFile = await run(file, '');
-    const fromStdin = await run('-', text);
+    const fromFile = await runCli(file, '');
+    const fromStdin = await runCli('-', text);
+    // The process ends as soon as its output is flushed (exitsWhenDone): every byte of it, through a pipe far smaller than it, still arrives.
+    const ranked = await rankAndValidate(text, file, { ...options, queries: ['kafka release'] });
+    expect(Buffer.byteLength(ranked.output)).toBeGreaterThan(4 * 65_536);
+    expect(fromFile.stdout).toBe(ranked.output);
     expect(fromStdin.stdout).toBe(fromFile.stdout);
     expect(fromFile.stderr).toContain(`${file} line 402: dropped`);
     expect(fromStdin.stderr).toBe(fromFile.stderr.replaceAll(file, 'stdin'));
+  }, 60_000);
+
+  it('exits with code 2 and says which line to fix when a line is not a provider result', async () => {
+    const failure = await runCli('-', `${text}\n${line({ url: 5 })}\n`).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('stdin line 405 is not a provider result: url must be a string') });
   }, 60_000);
 
   it('refuses a line of a file that is not a provider result with INVALID_INPUT naming the file and line', async () => {

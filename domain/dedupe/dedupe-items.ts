@@ -2,6 +2,8 @@ import { canonicalUrl, type CanonicalHints } from '../urls/canonical-url.ts';
 import { isStopWord } from '../text/tokenize.ts';
 import { createTokenIds, type TokenWords } from '../text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
+import { fnv1a } from '../learned/random.ts';
+import { createStringNumbers } from './string-numbers.ts';
 import { growArray } from '../arrays/grow-array.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
@@ -194,6 +196,8 @@ export interface MatchKeys {
   score: number | null;
   contentHash?: string;
   canonicalUrl: string | null;
+  /** fnv1a of canonicalUrl (0 without one): dedupe numbers URLs by it (string-numbers.ts). */
+  canonicalUrlHash: number;
   /** translationKey of its canonical URL: read with the other keys, where `skrya rank` reads them on its reading threads. */
   translation: string | null;
   /** versionKey of its title and text. */
@@ -217,6 +221,7 @@ export function matchKeys(candidate: DedupeCandidate): MatchKeys {
     score: candidate.score,
     contentHash: candidate.contentHash,
     canonicalUrl: canonical,
+    canonicalUrlHash: canonical === null ? 0 : fnv1a(canonical),
     translation: canonical === null ? null : translationKey(canonical),
     version: versionKey(candidate.title, candidate.text),
   };
@@ -403,7 +408,13 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const providers: string[] = [];
   const versions: string[] = [];
   const translations: (string | null)[] = [];
+  // Each candidate's canonical URL as a number (-1: none), equal numbers for equal URLs: joining a
+  // cluster by URL is then an array lookup.
+  const urlNumbers = createStringNumbers();
+  let urlNumberOf = new Int32Array(1024);
   function addRead(keys: MatchKeys, words: CandidateTokens, keep: K): void {
+    urlNumberOf = growArray(urlNumberOf, ids.length + 1);
+    urlNumberOf[ids.length] = keys.canonicalUrl === null ? -1 : urlNumbers.numberOf(keys.canonicalUrl, keys.canonicalUrlHash);
     keeps.push(keep);
     ids.push(keys.id);
     scores.push(keys.score);
@@ -422,7 +433,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
     },
     addRead,
     finish() {
-      const clustering = createClustering(wordTable.features(), versions, translations, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
+      const clustering = createClustering(wordTable.features(), { numberOf: urlNumberOf, count: urlNumbers.size }, versions, translations, threshold, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD);
       const order = rankOrderOf({
         count: ids.length,
         id: (index) => ids[index]!,
@@ -439,7 +450,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
         const url = urls[index]!;
         const provider = providers[index]!;
         const source: SourceRef = { provider, url, id };
-        const match = clustering.join(index, canonical);
+        const match = clustering.join(index);
         if (match === null) {
           clusters.push({ item: keeps[index]!, canonicalUrl: canonical, sources: [source], merged: [] });
           continue;
@@ -467,19 +478,21 @@ function sourceKey(provider: string, url: string | null): string {
  * The clusters of one run as candidates join them best first: `join` returns the cluster a
  * candidate merges into and why, or null after starting a new cluster with it as the leader.
  */
-function createClustering(features: NearDuplicateFeatures, versions: readonly string[], translations: readonly (string | null)[], threshold: number, overlapThreshold: number) {
+function createClustering(features: NearDuplicateFeatures, urls: { numberOf: Int32Array; count: number }, versions: readonly string[], translations: readonly (string | null)[], threshold: number, overlapThreshold: number) {
   const { usable, hasFingerprint, fingerprintHigh, fingerprintLow } = features;
-  const clusterByUrl = new Map<string, number>();
+  // By URL number, the cluster a canonical URL joined first (-1: none yet).
+  const clusterByUrl = new Int32Array(urls.count).fill(-1);
   const clusterByTranslation = new Map<string, number>();
   const fingerprints = createFingerprintIndex(threshold);
   const overlaps = createOverlapIndex(features, overlapThreshold);
   const leaderVersion: string[] = [];
   let clusterCount = 0;
 
-  function join(index: number, canonical: string | null): { cluster: number; reason: MergeReason } | null {
+  function join(index: number): { cluster: number; reason: MergeReason } | null {
     const version = versions[index]!;
     const translation = translations[index] ?? null;
-    let cluster = canonical === null ? undefined : clusterByUrl.get(canonical);
+    const url = urls.numberOf[index]!;
+    let cluster = url === -1 || clusterByUrl[url] === -1 ? undefined : clusterByUrl[url];
     let reason: MergeReason = 'canonical_url';
     if (cluster === undefined && translation !== null) {
       cluster = clusterByTranslation.get(translation);
@@ -492,14 +505,14 @@ function createClustering(features: NearDuplicateFeatures, versions: readonly st
       reason = 'near_duplicate';
     }
     if (cluster !== undefined) {
-      if (canonical !== null && !clusterByUrl.has(canonical)) clusterByUrl.set(canonical, cluster);
+      if (url !== -1 && clusterByUrl[url] === -1) clusterByUrl[url] = cluster;
       if (translation !== null && !clusterByTranslation.has(translation)) clusterByTranslation.set(translation, cluster);
       return { cluster, reason };
     }
     const created = clusterCount++;
     leaderVersion.push(version);
     if (usable[index] === 1) overlaps.addLeader(created, index);
-    if (canonical !== null) clusterByUrl.set(canonical, created);
+    if (url !== -1) clusterByUrl[url] = created;
     if (translation !== null) clusterByTranslation.set(translation, created);
     if (hasFingerprint[index] === 1) fingerprints.add(created, fingerprintHigh[index]!, fingerprintLow[index]!);
     return null;
