@@ -38,6 +38,17 @@ async function exitOnceFlushed(): Promise<void> {
   process.exit();
 }
 
+/**
+ * Its reader closed stdout (`skrya rank … | head`): what is left to print has nowhere to go. The
+ * process ends at once with the status of a program killed by SIGPIPE (128 + 13), which a shell's
+ * pipefail expects, instead of dying on the failed write with a stack trace.
+ */
+const CLOSED_STDOUT_EXIT_CODE = 141;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(CLOSED_STDOUT_EXIT_CODE);
+  throw error;
+});
+
 const chosen = requestedCommand(process.argv.slice(2));
 if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) {
   await runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);

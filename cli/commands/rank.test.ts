@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -288,6 +289,18 @@ describe('skrya rank reads a file, stdin or a stream alike', () => {
     expect(fromStdin.stdout).toBe(fromFile.stdout);
     expect(fromFile.stderr).toContain(`${file} line 402: dropped`);
     expect(fromStdin.stderr).toBe(fromFile.stderr.replaceAll(file, 'stdin'));
+  }, 60_000);
+
+  it('ends quietly, with the status of a closed pipe, when its reader stops reading (skrya rank … | head)', async () => {
+    const args = ['rank', '--intent', 'status', '--query', 'kafka release', '--window-end', WINDOW_END, '--jsonl', '-'];
+    const child = spawn(process.execPath, [path.resolve('bin/skrya.js'), ...args], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // The output is far larger than a pipe holds: the command is still writing when its reader goes.
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.stdin.end(text);
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect({ code, stderr: stderr.replace(/^.*line 402: dropped.*\n/m, '') }).toEqual({ code: 141, stderr: '' });
   }, 60_000);
 
   it('exits with code 2 and says which line to fix when a line is not a provider result', async () => {
