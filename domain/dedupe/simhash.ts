@@ -1,3 +1,5 @@
+import { fnv1a } from '../learned/random.ts';
+
 /**
  * 64-bit SimHash (Charikar) over word shingles, held as two 32-bit halves so it stays in fast
  * integer arithmetic (BigInt is ~10x slower here). Texts that share most of their shingles get
@@ -15,15 +17,6 @@ export interface Fingerprint {
  * stay 20+ bits apart either way (see simhash.test.ts).
  */
 export const SHINGLE_WORDS = 1;
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 /** MurmurHash3's finalizer: spreads FNV's weak bits over the whole word. */
 function mix32(value: number): number {
