@@ -8,7 +8,7 @@ describe('createStringNumbers', () => {
     const urls = Array.from({ length: 5000 }, (_url, index) => `https://example.org/post/${index}`);
     expect(urls.map((url) => numbers.numberOf(url, fnv1a(url)))).toEqual(urls.map((_url, index) => index));
     // The same texts again, as new strings: numbered by content, not by identity.
-    expect(urls.map((url) => numbers.numberOf(`${url} `.trimEnd(), fnv1a(url))).slice(0, 3)).toEqual([0, 1, 2]);
+    expect(urls.map((url) => numbers.numberOf(`${url} `.trimEnd(), fnv1a(url)))).toEqual(urls.map((_url, index) => index));
     expect(numbers.numberOf(urls[4321]!, fnv1a(urls[4321]!))).toBe(4321);
     expect(numbers.size).toBe(5000);
   });

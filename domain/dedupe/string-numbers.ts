@@ -32,10 +32,10 @@ export function createStringNumbers(): StringNumbers {
   return {
     numberOf(text, hash) {
       const mask = slots.length - 1;
-      for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-        const number = slots[slot]!;
-        if (number === EMPTY) break;
-        if (hashes[number] === (hash | 0) && strings[number] === text) return number;
+      let slot = hash & mask;
+      for (; slots[slot] !== EMPTY; slot = (slot + 1) & mask) {
+        const known = slots[slot]!;
+        if (hashes[known] === (hash | 0) && strings[known] === text) return known;
       }
       const number = strings.length;
       strings.push(text);
@@ -45,7 +45,8 @@ export function createStringNumbers(): StringNumbers {
         slots = new Int32Array(2 * slots.length).fill(EMPTY);
         for (let placed = 0; placed < strings.length; placed++) place(placed);
       } else {
-        place(number);
+        // The free slot the lookup stopped at is the new string's place.
+        slots[slot] = number;
       }
       return number;
     },
