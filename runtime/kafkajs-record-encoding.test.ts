@@ -1,22 +1,11 @@
-import fs from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import path from 'node:path';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { kafkajsOriginal } from '../test/support/kafkajs-original.ts';
 import { encodeRecord } from './kafkajs-record-encoding.ts';
 
 type RecordEncoder = (record: Parameters<typeof encodeRecord>[0]) => { buffer: Buffer };
 
 const require = createRequire(import.meta.url);
-
-/** kafkajs's own module, compiled from its file apart from the module cache (which holds ours). */
-function kafkajsOriginal<T>(moduleFile: string): T {
-  const file = require.resolve(moduleFile);
-  const original = new Module(file);
-  original.filename = file;
-  original.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
-  (original as unknown as { _compile(source: string, file: string): void })._compile(fs.readFileSync(file, 'utf8'), file);
-  return original.exports as T;
-}
 
 const kafkajsRecord = kafkajsOriginal<RecordEncoder>('kafkajs/src/protocol/recordBatch/record/v0/index.js');
 const kafkajsChecksum = kafkajsOriginal<(bytes: Buffer) => number>('kafkajs/src/protocol/recordBatch/crc32C/index.js');

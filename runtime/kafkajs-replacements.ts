@@ -4,4 +4,5 @@
  * corrected here rather than upstream.
  */
 import './kafkajs-read-committed.ts';
+import './kafkajs-partitioning.ts';
 import './kafkajs-record-encoding.ts';
