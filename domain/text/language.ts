@@ -69,16 +69,31 @@ const TIE_RATIO = 0.95;
 const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(ELD_LANGUAGES);
 
 /**
- * Detected language, or the declared one (`<html lang>`, a feed's `<language>`, front matter)
+ * The start of `text` the detection reads: of a list of texts, the start of them joined by spaces,
+ * made without joining them whole (a feed entry's title, summary and body are thousands of
+ * characters, of which the first 400 are read).
+ */
+export function languageSample(text: string | readonly string[]): string {
+  if (typeof text === 'string') return text.slice(0, SAMPLE_CHARS);
+  let sample = '';
+  for (let index = 0; index < text.length && sample.length < SAMPLE_CHARS; index++) {
+    if (index > 0) sample += ' ';
+    sample += text[index]!.slice(0, SAMPLE_CHARS - sample.length);
+  }
+  return sample;
+}
+
+/**
+ * Detected language of a text (or of several, as if joined by spaces), or the declared one (`<html lang>`, a feed's `<language>`, front matter)
  * when the start of the text reads as declared, when the text is too short, when it is among the
  * near-best candidates, when the detector is unsure, or when it names a language the detector does
  * not know (it cannot contradict it); null when neither says. Scores of related languages are
  * close (Danish vs Norwegian, Russian vs Ukrainian), so among near ties the declared language wins.
  */
-export function detectLanguage(text: string, declared: string | null = null): string | null {
+export function detectLanguage(text: string | readonly string[], declared: string | null = null): string | null {
   const primary = declared?.trim().toLowerCase().split(/[-_]/)[0];
   const declaredCode = primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
-  const sample = text.slice(0, SAMPLE_CHARS);
+  const sample = languageSample(text);
   if (letterWeight(sample) < MIN_LETTERS) return declaredCode;
   if (declaredCode && !KNOWN_LANGUAGES.has(declaredCode)) return declaredCode;
   if (declaredCode !== null && sample.length > DECLARED_SAMPLE_CHARS && latinScriptOnly(sample) && eldLanguage(sample.slice(0, DECLARED_SAMPLE_CHARS)) === declaredCode) return declaredCode;

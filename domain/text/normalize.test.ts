@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeDate } from './dates.ts';
 import { blockText, escapeMarkupText, htmlFragmentText, htmlToText } from './html.ts';
-import { detectLanguage } from './language.ts';
+import { detectLanguage, languageSample } from './language.ts';
 import { cleanText } from './clean-text.ts';
 import { createRandom, pick } from '../learned/random.ts';
 
@@ -25,6 +25,19 @@ describe('detectLanguage (ISO 639-1 where one exists)', () => {
     ['Chinese declared as Chinese', 'Kafka 4.0 完全移除了 ZooKeeper，集群只能在 KRaft 模式下运行。', 'zh-CN', 'zh'],
   ])('%s', (_name, text, declared, expected) => {
     expect(detectLanguage(text, declared)).toBe(expected);
+  });
+
+  it('reads several texts as the same texts joined by spaces, whole bodies or not', () => {
+    const random = createRandom(3);
+    const words = ['Kafka', 'Cluster', 'betrieben', 'maintainers', 'released', '完全移除了', 'ZooKeeper', 'Этот', 'документ', '🙂', ''];
+    const textOf = (length: number) => Array.from({ length }, () => pick(random, words)).join(' ');
+    for (let round = 0; round < 300; round++) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 4) }, () => textOf(Math.floor(random() * 120)));
+      const declared = pick(random, [null, 'en', 'de', 'zh']);
+      expect(languageSample(parts), JSON.stringify(parts)).toBe(parts.join(' ').slice(0, 400));
+      expect(detectLanguage(parts, declared), JSON.stringify(parts)).toBe(detectLanguage(parts.join(' '), declared));
+    }
+    expect(detectLanguage(['', 'Seit Kafka 4.0 laufen alle Cluster im KRaft-Modus, und die Controller werden getrennt betrieben.'])).toBe('de');
   });
 
   describe('a declared language is checked on the start of a long sample first', () => {

@@ -177,7 +177,7 @@ export function parseFeedResponse(raw: RawResponse): ProviderResult[] {
       published_date: normalizeDate(entry.published, raw.fetchedAt),
       source: feedTitle || hostOf(link),
       content: content || null,
-      language: detectLanguage([title, description, content].join(' '), feedLanguage),
+      language: detectLanguage([title, description, content], feedLanguage),
       html: html || null,
     });
   }
