@@ -4,9 +4,51 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createRegistry } from './kafka.ts';
 import { PassThrough } from 'node:stream';
-import { createSerde, isRegistryUnavailable, whileRegistryUnavailable } from './serde.ts';
+import { contractOf, createSerde, isRegistryUnavailable, whileRegistryUnavailable } from './serde.ts';
+import { TOPICS, type TopicName } from '../topics/topics.ts';
+import { deadLetterFixture, ingestBatchFixture, rawResponseFixture, rawRunEndFixture, retrievalRequestFixture, scoredItemFixture, scoredItemMessageFixture, scoredRunEndFixture } from '../test/fixtures/messages.ts';
 import { SkryaError, isSkryaError } from './errors.ts';
 import { createLogger } from './logger.ts';
+
+describe('contractOf (each topic\'s contract as zod compiles it)', () => {
+  const item = scoredItemMessageFixture() as Extract<ReturnType<typeof scoredItemMessageFixture>, { kind: 'ITEM' }>;
+  const cases: Array<[string, TopicName, unknown]> = [
+    ['a retrieval request', 'retrieval-requests', retrievalRequestFixture()],
+    ['a provider response', 'raw-results', rawResponseFixture()],
+    ['a raw run end', 'raw-results', rawRunEndFixture()],
+    ['a scored item', 'scored-results', item],
+    ['a scored run end', 'scored-results', scoredRunEndFixture()],
+    ['an ingest batch', 'ingest-normalized', ingestBatchFixture()],
+    ['a dead letter', 'dead-letters', deadLetterFixture()],
+    ['a field of the wrong type', 'scored-results', { ...item, item: scoredItemFixture({ title: 7 as unknown as string }) }],
+    ['a number out of its range', 'scored-results', { ...item, item: scoredItemFixture({ injection_score: 1.5 }) }],
+    ['a content hash that is not hex', 'scored-results', { ...item, item: scoredItemFixture({ content_hash: 'not-a-hash' }) }],
+    ['a verdict the contract does not know', 'scored-results', { ...item, item: scoredItemFixture({ verdict: 'MAYBE' as never }) }],
+    ['a missing field', 'scored-results', { ...item, item: { ...scoredItemFixture(), sources: undefined } }],
+    ['no sources', 'scored-results', { ...item, item: scoredItemFixture({ sources: [] }) }],
+    ['a kind the union does not know', 'scored-results', { ...item, kind: 'OTHER' }],
+    ['a field the contract does not name (dropped from the copy)', 'scored-results', { ...item, extra: 'x', item: { ...scoredItemFixture(), extra: 1 } }],
+    ['an ingest batch with a broken item', 'ingest-normalized', { ...ingestBatchFixture(), items: [scoredItemFixture({ score: -1 })] }],
+    ['not an object', 'raw-results', 'text'],
+  ];
+
+  it.each(cases)('gives what the runtime parser gives for %s: success, the same copy in the same key order, the same issues', (_name, topic, value) => {
+    const compiled = contractOf(topic).safeParse(value);
+    const runtime = (TOPICS[topic].contract as typeof TOPICS['raw-results']['contract']).safeParse(value);
+    expect(compiled.success).toBe(runtime.success);
+    if (runtime.success) {
+      expect(compiled.data).toStrictEqual(runtime.data);
+      expect(JSON.stringify(compiled.data)).toBe(JSON.stringify(runtime.data));
+      expect(compiled.data).not.toBe(value);
+    } else {
+      expect(compiled.error?.issues).toEqual(runtime.error.issues);
+    }
+  });
+
+  it('fails some of the cases: the list holds broken values, not only valid ones', () => {
+    expect(cases.filter(([, topic, value]) => !contractOf(topic).safeParse(value).success).length).toBeGreaterThanOrEqual(9);
+  });
+});
 
 /** What the Confluent client and fetch throw, as seen from the serde. */
 function clientError(status: number | undefined, message: string): Error {
