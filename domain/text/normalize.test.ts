@@ -130,6 +130,15 @@ describe('blockText', () => {
     }
   });
 
+  it('joined into one line by htmlFragmentText is the text cleaned, on 5,000 fragments of markup, entities and white space', () => {
+    const random = createRandom(16);
+    const markup = [...pieces, '<p>', '</p>', '<br>', '<b>', '</b>', '<li>', '&nbsp;', '&amp;', '&#x2028;', '<td>', '<!-- c -->'];
+    for (let index = 0; index < 5_000; index++) {
+      const html = Array.from({ length: Math.floor(random() * 24) }, () => pick(random, markup)).join('');
+      expect(htmlFragmentText(html), JSON.stringify(html)).toBe(cleanText(htmlToText(html).text));
+    }
+  });
+
   it.each<[string, string]>([
     ['blank lines and indentation', ' \n\n  Kafka 4.1 \r\n\n\t ships  fixes \n'],
     ['a line separator inside a line is a space', 'a\u2028b\nc'],

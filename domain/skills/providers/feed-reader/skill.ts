@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SkryaError, describeError } from '../../../../runtime/errors.ts';
 import type { ProviderResult } from '../../../../schemas/ingest.ts';
 import { normalizeDate } from '../../../text/dates.ts';
-import { htmlToText } from '../../../text/html.ts';
+import { htmlFragmentText, htmlToText } from '../../../text/html.ts';
 import { detectLanguage } from '../../../text/language.ts';
 import { cleanText, hostOf, snippetOf } from '../../../text/clean-text.ts';
 import { skillOutputSchema } from '../../output-schema.ts';
@@ -167,7 +167,7 @@ export function parseFeedResponse(raw: RawResponse): ProviderResult[] {
     // Every field that carries HTML is read as HTML: visible text for the item, the markup
     // itself (hidden parts included) for the injection screener.
     const content = extra.fullContent ? htmlToText(extra.fullContent).text : '';
-    const description = extra.rawDescription ? cleanText(htmlToText(extra.rawDescription).text) : cleanText(entry.description);
+    const description = extra.rawDescription ? htmlFragmentText(extra.rawDescription) : cleanText(entry.description);
     const html = [extra.rawDescription, extra.fullContent].filter((part): part is string => Boolean(part && part.includes('<'))).join('\n');
     const title = cleanText(entry.title);
     results.push({
