@@ -84,11 +84,12 @@ export function languageSample(text: string | readonly string[]): string {
 }
 
 /**
- * Detected language of a text (or of several, as if joined by spaces), or the declared one (`<html lang>`, a feed's `<language>`, front matter)
- * when the start of the text reads as declared, when the text is too short, when it is among the
- * near-best candidates, when the detector is unsure, or when it names a language the detector does
- * not know (it cannot contradict it); null when neither says. Scores of related languages are
- * close (Danish vs Norwegian, Russian vs Ukrainian), so among near ties the declared language wins.
+ * Detected language of a text (or of several, as if joined by spaces), or the declared one
+ * (`<html lang>`, a feed's `<language>`, front matter) when the start of the text reads as
+ * declared, when the text is too short, when it is among the near-best candidates, when the
+ * detector is unsure, or when it names a language the detector does not know (it cannot contradict
+ * it); null when neither says. Scores of related languages are close (Danish vs Norwegian, Russian
+ * vs Ukrainian), so among near ties the declared language wins.
  */
 export function detectLanguage(text: string | readonly string[], declared: string | null = null): string | null {
   const primary = declared?.trim().toLowerCase().split(/[-_]/)[0];
