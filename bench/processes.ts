@@ -23,7 +23,17 @@ interface ProcessRun {
   peakRssMb: number;
   /** Pages of memory the process (and any child it started) touched for the first time. */
   minorFaults: number;
+  /** CPU by kind of thread, read from /proc as it ran (child_usage.py): a little under cpuMs. */
+  threadCpuMs: ThreadCpu;
   stderrTail: string;
+}
+
+/** CPU of the main threads, Node's worker threads, V8's helper threads (compilers, garbage collector) and the rest. */
+export interface ThreadCpu {
+  main: number;
+  workers: number;
+  v8Helpers: number;
+  other: number;
 }
 
 export interface ProcessFigures {
@@ -33,6 +43,7 @@ export interface ProcessFigures {
   medianCpuMs: number;
   medianPeakRssMb: number;
   medianMinorFaults: number;
+  medianThreadCpuMs: ThreadCpu;
 }
 
 async function measureOnce(command: readonly string[], stdoutFile: string): Promise<ProcessRun> {
@@ -40,6 +51,11 @@ async function measureOnce(command: readonly string[], stdoutFile: string): Prom
   const measured = JSON.parse(stdout) as ProcessRun;
   if (measured.exitCode !== 0) throw new Error(`${command.join(' ')} exited ${measured.exitCode}: ${measured.stderrTail}`);
   return measured;
+}
+
+function medianThreadCpu(runs: readonly ProcessRun[]): ThreadCpu {
+  const of = (kind: keyof ThreadCpu) => round(median(runs.map((entry) => entry.threadCpuMs[kind])), 1);
+  return { main: of('main'), workers: of('workers'), v8Helpers: of('v8Helpers'), other: of('other') };
 }
 
 function summarize(label: string, runs: ProcessRun[]): ProcessFigures {
@@ -50,6 +66,7 @@ function summarize(label: string, runs: ProcessRun[]): ProcessFigures {
     medianCpuMs: round(median(runs.map((entry) => entry.cpuMs)), 1),
     medianPeakRssMb: round(median(runs.map((entry) => entry.peakRssMb)), 1),
     medianMinorFaults: median(runs.map((entry) => entry.minorFaults)),
+    medianThreadCpuMs: medianThreadCpu(runs),
   };
 }
 
