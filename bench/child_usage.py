@@ -16,6 +16,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SAMPLE_SECONDS = 0.05
@@ -56,6 +57,13 @@ def read_tree(root, seen):
             seen[(pid, int(tid))] = (thread_kind(pid, int(tid), name), int(fields[11]) + int(fields[12]))
 
 
+def sample_tree(root, seen, stop):
+    while True:
+        read_tree(root, seen)
+        if stop.wait(SAMPLE_SECONDS):
+            return
+
+
 def main():
     stdout_path, command = sys.argv[1], sys.argv[2:]
     seen = {}
@@ -63,10 +71,14 @@ def main():
     with open(os.devnull if stdout_path == "-" else stdout_path, "wb") as stdout, tempfile.TemporaryFile() as stderr:
         started = time.perf_counter()
         child = subprocess.Popen(command, stdout=stdout, stderr=stderr)
-        while child.poll() is None:
-            read_tree(child.pid, seen)
-            time.sleep(SAMPLE_SECONDS)
+        # Sampled on a thread of its own, so the wall time ends when the child does, not at the next sample.
+        stop = threading.Event()
+        sampler = threading.Thread(target=sample_tree, args=(child.pid, seen, stop))
+        sampler.start()
+        child.wait()
         wall = time.perf_counter() - started
+        stop.set()
+        sampler.join()
         stderr.seek(0)
         stderr_text = stderr.read().decode("utf-8", "replace")
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
