@@ -159,7 +159,7 @@ function startMissedBy(figures: ProcessFigures, aimMs: number, bareNode: Process
 /** Where a process's CPU went, by kind of thread (medians of its runs). */
 function threadCpuFigure(figures: ProcessFigures): string {
   const { main, workers, v8Helpers, other } = figures.medianThreadCpuMs;
-  return `main threads ${seconds(main)} (the ranking thread, and the launcher that starts node again with rank's flags), reading threads ${seconds(workers)}, V8's helper threads ${seconds(v8Helpers)} (its compilers and garbage collector: ${formatNumber((100 * v8Helpers) / figures.medianCpuMs)} % of the CPU above), other ${seconds(other)}; a thread's CPU after its last reading is missed, so these add up to a little less`;
+  return `main threads ${seconds(main)}, Node worker threads ${seconds(workers)}, V8's helper threads ${seconds(v8Helpers)} (its compilers and garbage collector: ${formatNumber((100 * v8Helpers) / figures.medianCpuMs)} % of the CPU above), other ${seconds(other)}; a thread's CPU after its last reading is missed, so these add up to a little less`;
 }
 
 function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
@@ -175,7 +175,7 @@ function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   ].filter(Boolean);
   return [
     [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, shortfalls.length === 0 ? met(true) : `${met(false)} ${shortfalls.join('; ')}`],
-    [`  ${skrya.command}: CPU by thread (each thread read every 50 ms)`, threadCpuFigure(skrya), '', ''],
+    [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread and the launcher that starts node again with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
     ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],
   ];
