@@ -161,6 +161,15 @@ describe('cleanText', () => {
     expect(cleanText(text)).toBe(text.replace(/\s+/g, ' ').trim());
   });
 
+  it('is every whitespace run collapsed, on 5,000 texts of mixed white space', () => {
+    const random = createRandom(17);
+    const pieces = ['a', 'kafka', ' ', ' ', '  ', '\n', '\r\n', '\t', '\u00a0', '\u2028', '\u3000', '\ufeff', '\v', '\f', '。'];
+    for (let index = 0; index < 5_000; index++) {
+      const text = Array.from({ length: Math.floor(random() * 24) }, () => pick(random, pieces)).join('');
+      expect(cleanText(text), JSON.stringify(text)).toBe(text.replace(/\s+/g, ' ').trim());
+    }
+  });
+
   it('gives non-strings as the empty string', () => {
     expect(cleanText(null)).toBe('');
     expect(cleanText(42)).toBe('');

@@ -45,9 +45,14 @@ export interface CanonicalHints {
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const AMP_CACHE_HOST = /\.cdn\.ampproject\.org$/;
 
+// The list as a set of names and one pattern: tested against each of the list's 55 rules in turn,
+// a URL's parameters took a third of canonicalUrl's time on `skrya rank`'s bench input.
+const TRACKING_NAMES: ReadonlySet<string> = new Set(TRACKING_PARAMETERS.filter((rule): rule is string => typeof rule === 'string'));
+const TRACKING_PATTERN = new RegExp(TRACKING_PARAMETERS.filter((rule): rule is RegExp => rule instanceof RegExp).map((rule) => `(?:${rule.source})`).join('|'));
+
 function isTrackingParameter(name: string): boolean {
   const lower = name.toLowerCase();
-  return TRACKING_PARAMETERS.some((rule) => (typeof rule === 'string' ? rule === lower : rule.test(lower)));
+  return TRACKING_NAMES.has(lower) || TRACKING_PATTERN.test(lower);
 }
 
 /** Decodes percent-escapes of unreserved characters and upper-cases the hex of the others (RFC 3986 §6.2.2). */
