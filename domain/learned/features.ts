@@ -97,10 +97,10 @@ const isAsciiWordPart = (code: number) => code < 0x80 && ASCII_WORD_CLASS[code] 
  * the bounds and the unigrams). With `pairs`, each word is also hashed on from the word before it
  * and a space, in the same pass: the bigram's hash without reading the word a second time.
  */
-function asciiWords(text: string, pairs: boolean): number {
+function asciiWords(text: string, from: number, to: number, pairs: boolean): number {
   let count = 0;
   let pairStart = 0;
-  for (let index = 0; index < text.length; ) {
+  for (let index = from; index < to; ) {
     const code = text.charCodeAt(index);
     if (!isAsciiWordStart(code)) {
       if (code > 0x7f) return -1;
@@ -113,7 +113,7 @@ function asciiWords(text: string, pairs: boolean): number {
     for (let part = code; ; ) {
       hash = Math.imul(hash ^ part, 0x01000193);
       if (pairs) pair = Math.imul(pair ^ part, 0x01000193);
-      if (++index === text.length) break;
+      if (++index === to) break;
       part = text.charCodeAt(index);
       if (!isAsciiWordPart(part)) break;
     }
@@ -133,11 +133,16 @@ function asciiWords(text: string, pairs: boolean): number {
   return count;
 }
 
-/** Calls add with every feature bucket of a text, in featureBuckets' order, duplicates included. */
-export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (bucket: number) => void): void {
+/**
+ * Calls add with every feature bucket of a text, in featureBuckets' order, duplicates included;
+ * with `from` and `to`, of whole.slice(from, to) read where it stands in `whole`: a passage cut
+ * from its field is a sliced string, whose characters V8 reads more slowly than the field's own.
+ */
+export function forEachFeatureBucket(whole: string, recipe: FeatureRecipe, add: (bucket: number) => void, from = 0, to = whole.length): void {
   const mask = (1 << recipe.bits) - 1;
+  const text = from === 0 && to === whole.length ? whole : null;
   if (recipe.charNgrams.length > 0) {
-    const padded = ` ${text} `;
+    const padded = ` ${text ?? whole.slice(from, to)} `;
     for (const size of recipe.charNgrams) {
       const prefix = fnv1a(`c${size}:`);
       for (let index = 0; index + size <= padded.length; index++) add(continueHash(prefix, padded, index, index + size) & mask);
@@ -145,18 +150,23 @@ export function forEachFeatureBucket(text: string, recipe: FeatureRecipe, add: (
   }
   // FNV-1a runs left to right, so `w:a b` hashes as 'w:' continued with a, ' ', b: no n-gram string is built.
   // No CJK in ASCII text, so no word is filtered out; words are hashed straight from the text.
-  const count = asciiWords(text, recipe.wordNgrams.some((size) => size >= 2));
+  const count = asciiWords(whole, from, to, recipe.wordNgrams.some((size) => size >= 2));
   if (count >= 0) {
     // An n-gram starts from its first word's hash, or its first two words' (pairHashes), continued per size.
     for (const size of recipe.wordNgrams) {
       for (let index = 0; index + size <= count; index++) {
         let hash = size === 1 ? wordHashes[index]! : pairHashes[index + 1]!;
-        for (let next = 2; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, text, wordStarts[index + next]!, wordEnds[index + next]!);
+        for (let next = 2; next < size; next++) hash = continueHash(Math.imul(hash ^ 0x20, 0x01000193) >>> 0, whole, wordStarts[index + next]!, wordEnds[index + next]!);
         add(hash & mask);
       }
     }
     return;
   }
+  otherBuckets(text ?? whole.slice(from, to), recipe, mask, add);
+}
+
+/** forEachFeatureBucket's word and CJK buckets of a text that is not all ASCII. */
+function otherBuckets(text: string, recipe: FeatureRecipe, mask: number, add: (bucket: number) => void): void {
   const words = (text.match(WORD) ?? []).filter((word) => !CJK.test(word));
   for (const size of recipe.wordNgrams) {
     for (let index = 0; index + size <= words.length; index++) {

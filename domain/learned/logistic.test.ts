@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { featureBuckets, featureNames, bucketOf, vectorize } from './features.ts';
+import { featureBuckets, featureNames, bucketOf, forEachFeatureBucket, vectorize } from './features.ts';
 import { createRandom } from './random.ts';
 import { packArtifact, probabilities, serializeModel, train, unpackArtifact } from './logistic.ts';
 import { wilson } from './wilson.ts';
@@ -38,6 +38,23 @@ describe('hashed features and logistic regression', () => {
     for (let round = 0; round < 2_000; round++) {
       const text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       expect([...featureBuckets(text, words)], JSON.stringify(text)).toEqual([...new Set(featureNames(text, words).map((name) => bucketOf(name, words.bits)))]);
+    }
+  });
+
+  it('gives the buckets of a stretch of a text, read where it stands, in the same order as of the stretch cut out', () => {
+    const alphabet = [..."aZ9'._+#- \n!<>é指令\u200b"];
+    const random = createRandom(8);
+    for (const stretchRecipe of [{ bits: 18, charNgrams: [], wordNgrams: [1, 2], cjkNgrams: [1, 2, 3] }, recipe]) {
+      for (let round = 0; round < 1_000; round++) {
+        const text = Array.from({ length: Math.floor(random() * 60) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+        const from = Math.floor(random() * (text.length + 1));
+        const to = from + Math.floor(random() * (text.length - from + 1));
+        const read: number[] = [];
+        forEachFeatureBucket(text, stretchRecipe, (bucket) => read.push(bucket), from, to);
+        const cut: number[] = [];
+        forEachFeatureBucket(text.slice(from, to), stretchRecipe, (bucket) => cut.push(bucket));
+        expect(read, `${JSON.stringify(text)} [${from}, ${to})`).toEqual(cut);
+      }
     }
   });
 

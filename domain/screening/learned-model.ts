@@ -445,7 +445,8 @@ export function worstPassageOf(model: LinearModel, fields: ReadonlyArray<ModelFi
       let earlier = readTexts.length - 1;
       while (earlier >= 0 && (readTexts[earlier]!.length !== raw.length || readTexts[earlier] !== raw)) earlier--;
       if (earlier < 0) {
-        forEachFeatureBucket(lowered === null ? modelText(raw) : lowered.slice(chunk.start, chunk.end), recipe.features, addNew);
+        if (lowered === null) forEachFeatureBucket(modelText(raw), recipe.features, addNew);
+        else forEachFeatureBucket(lowered, recipe.features, addNew, chunk.start, chunk.end);
         for (let at = from; at < used; at++) chunkWeights[at] = weights[chunkBuckets[at]!]!;
         readTexts.push(raw);
         readBounds.push(from, used);
