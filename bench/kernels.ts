@@ -28,7 +28,7 @@ import { deleteSubjects } from './kafka-bench.ts';
 import { measureRate, measureRateAsync, type RateSample } from './measure.ts';
 import { HOSTS, INJECTIONS, paragraph, sentence } from './payloads.ts';
 import { createRandom, pick } from '../domain/learned/random.ts';
-import { generateRuns, rawMessagesOf, scoreInProcess } from './stages.ts';
+import { generateRuns, rawMessagesOf, scoreInProcess, stepResponses } from './stages.ts';
 
 export interface KernelFigures {
   avro: Record<string, { bytes: number; serdeEncode: RateSample; serdeDecode: RateSample; avscEncode: RateSample; avscDecode: RateSample; avscDecodeCachedResolver: RateSample; readerTypePerCall: RateSample; zodContract: RateSample }>;
@@ -222,9 +222,7 @@ const STEP_WARMUP_REPETITIONS = 4;
 
 /** The stage bench's inputs (generated runs of two responses), each scorer step timed on its own. */
 function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
-  const responses = rawMessagesOf(generateRuns('steps', 20, 2))
-    .map(({ value }) => value)
-    .filter((value): value is Extract<RawResult, { kind: 'RESPONSE' }> => value.kind === 'RESPONSE');
+  const responses = stepResponses();
   const parsers = builtinParsers();
   const normalized = responses.map((message) => ({ message, results: normalizeResponse(message, parsers) }));
   const results = normalized.flatMap((entry) => entry.results);

@@ -42,6 +42,16 @@ export function rawMessagesOf(runs: readonly GeneratedRun[]): KeyedValue<RawResu
   return runs.flatMap((run) => run.messages.map((value) => ({ key: run.key, value })));
 }
 
+/**
+ * The provider responses whose results the scorer's per-result steps are timed on (the bench's
+ * kernels row and bench/steps-ab.ts): twenty generated runs of two responses, JSON and RSS by turns.
+ */
+export function stepResponses(): Array<Extract<RawResult, { kind: 'RESPONSE' }>> {
+  return rawMessagesOf(generateRuns('steps', 20, 2))
+    .map(({ value }) => value)
+    .filter((value): value is Extract<RawResult, { kind: 'RESPONSE' }> => value.kind === 'RESPONSE');
+}
+
 /** The scorer's outputs for these inputs, computed in-process: the expected output count, and the collector's input. */
 export function scoreInProcess(raw: readonly KeyedValue<RawResult>[]): { scored: KeyedValue<ScoredResult>[]; items: number; deadLetters: number } {
   const scorer = createScorer();

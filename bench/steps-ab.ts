@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { SkryaError } from '../runtime/errors.ts';
 import type { RawResult } from '../schemas/messages.ts';
 import { median, percentile } from './measure.ts';
-import { generateRuns, rawMessagesOf } from './stages.ts';
+import { stepResponses } from './stages.ts';
 
 type NormalizeModule = typeof import('../services/scorer/normalize-response.ts');
 type StepsModule = typeof import('../services/scorer/steps/normalize.ts');
@@ -77,7 +77,7 @@ function parseArguments(argv: readonly string[]): { other: string; step: Step; r
 
 async function main(): Promise<void> {
   const { other, step, rounds } = parseArguments(process.argv.slice(2));
-  const responses = rawMessagesOf(generateRuns('steps', 20, 2)).map(({ value }) => value).filter((value): value is Response => value.kind === 'RESPONSE');
+  const responses = stepResponses();
   const trees = [
     { name: 'other', ...(await loadPass(other, step, responses)) },
     { name: 'this', ...(await loadPass(path.resolve(import.meta.dirname, '..'), step, responses)) },
