@@ -140,9 +140,11 @@ function asciiWords(text: string, from: number, to: number, pairs: boolean): num
  */
 export function forEachFeatureBucket(whole: string, recipe: FeatureRecipe, add: (bucket: number) => void, from = 0, to = whole.length): void {
   const mask = (1 << recipe.bits) - 1;
-  const text = from === 0 && to === whole.length ? whole : null;
+  // The stretch as a string of its own, cut only where a path needs one, and once.
+  let cut: string | null = from === 0 && to === whole.length ? whole : null;
+  const stretch = () => (cut ??= whole.slice(from, to));
   if (recipe.charNgrams.length > 0) {
-    const padded = ` ${text ?? whole.slice(from, to)} `;
+    const padded = ` ${stretch()} `;
     for (const size of recipe.charNgrams) {
       const prefix = fnv1a(`c${size}:`);
       for (let index = 0; index + size <= padded.length; index++) add(continueHash(prefix, padded, index, index + size) & mask);
@@ -162,7 +164,7 @@ export function forEachFeatureBucket(whole: string, recipe: FeatureRecipe, add: 
     }
     return;
   }
-  otherBuckets(text ?? whole.slice(from, to), recipe, mask, add);
+  otherBuckets(stretch(), recipe, mask, add);
 }
 
 /** forEachFeatureBucket's word and CJK buckets of a text that is not all ASCII. */
