@@ -45,10 +45,12 @@ export interface CanonicalHints {
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const AMP_CACHE_HOST = /\.cdn\.ampproject\.org$/;
 
-// The list as a set of names and one pattern: tested against each of the list's 55 rules in turn,
-// a URL's parameters took a third of canonicalUrl's time on `skrya rank`'s bench input.
+// The list as a set of names and one pattern, rather than each parameter tested against its 55
+// rules in turn: about 0.1 µs less a URL (of 1.5) on `skrya rank`'s bench input.
 const TRACKING_NAMES: ReadonlySet<string> = new Set(TRACKING_PARAMETERS.filter((rule): rule is string => typeof rule === 'string'));
-const TRACKING_PATTERN = new RegExp(TRACKING_PARAMETERS.filter((rule): rule is RegExp => rule instanceof RegExp).map((rule) => `(?:${rule.source})`).join('|'));
+const TRACKING_PATTERNS = TRACKING_PARAMETERS.filter((rule): rule is RegExp => rule instanceof RegExp);
+// An empty alternation would match every name: with no patterns, one that matches none.
+const TRACKING_PATTERN = TRACKING_PATTERNS.length === 0 ? /(?!)/ : new RegExp(TRACKING_PATTERNS.map((rule) => `(?:${rule.source})`).join('|'));
 
 function isTrackingParameter(name: string): boolean {
   const lower = name.toLowerCase();
