@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INTENTS } from '../../schemas/ingest.ts';
+import { RRF_K } from '../ranking/fusion.ts';
 import type { ScoringContext } from '../ranking/score-item.ts';
 import { rankItems, type RankableItem } from './rank-items.ts';
 
@@ -43,6 +44,25 @@ describe('rankItems', () => {
       context(),
     );
     expect(ranked.map((entry) => entry.item.id)).toEqual(['twice', 'first', 'tenth']);
+  });
+
+  it('reads a merged copy\'s list place from the last item added with its id', () => {
+    // Two exact repeats of one result (one id), at ranks 2 and 9 of exa's list, merged into `a`.
+    const ranked = rankItems(
+      [
+        item({ id: 'a', url: 'https://example.org/x', providerRank: 1, resultList: 'brave/0' }),
+        item({ id: 'copy', url: 'https://example.org/x/', provider: 'exa', providerRank: 2, resultList: 'exa/0' }),
+        item({ id: 'lone', url: 'https://example.org/lone', provider: 'tavily', providerRank: 1, resultList: 'tavily/0' }),
+        item({ id: 'copy', url: 'https://example.org/x/', provider: 'exa', providerRank: 9, resultList: 'exa/0' }),
+      ],
+      context(),
+    );
+    const [merged, lone] = [ranked.find((entry) => entry.item.id === 'a')!, ranked.find((entry) => entry.item.id === 'lone')!];
+    expect(merged.merged.map((copy) => copy.id)).toEqual(['copy', 'copy']);
+    // The document's reciprocal-rank sum is the run's highest: the lone result's rank component is its share of it.
+    const documentSum = 1 / (RRF_K + 1) + 1 / (RRF_K + 9);
+    expect(merged.components?.rank).toBe(1);
+    expect(lone.components?.rank).toBe(Math.round((1 / (RRF_K + 1) / documentSum) * 1e6) / 1e6);
   });
 
   it('lets agreement lift a confirmed item above a lone one it tied with', () => {
