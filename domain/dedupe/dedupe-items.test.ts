@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../learned/random.ts';
 import { createTokenIds } from '../text/token-ids.ts';
-import { createDedupeRun, dedupeItems, differentVersions, matchedText, matchKeys, rankOrder, versionKey, type DedupeCandidate } from './dedupe-items.ts';
+import { createDedupeRun, createOverlapIndex, DEFAULT_OVERLAP_THRESHOLD, dedupeItems, differentVersions, matchedText, matchKeys, MIN_SHARED_WORDS, OVERLAP_INDEX_MAX_ITEMS, rankOrder, versionKey, type DedupeCandidate, type NearDuplicateFeatures } from './dedupe-items.ts';
 
 const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
   url: null,
@@ -320,5 +321,55 @@ describe('createDedupeRun: candidates read elsewhere (addRead)', () => {
     const read = run.finish();
     expect(read).toEqual(dedupeItems(items));
     expect(read.length).toBeLessThan(items.length);
+  });
+});
+
+describe('createOverlapIndex', () => {
+  it('finds the earliest accepted leader sharing enough words, as comparing with every leader does', () => {
+    // Items copied from a few documents, each keeping most of its words and adding a few: many pairs
+    // share enough words, and every document has the five words that are in more items than the
+    // index lists (OVERLAP_INDEX_MAX_ITEMS), which a pair then shares besides the listed ones.
+    const runOf = fc.record({ seed: fc.integer(), items: fc.integer({ min: 60, max: 160 }), documents: fc.integer({ min: 2, max: 6 }) }).map(({ seed, items, documents }) => {
+      const random = createRandom(seed);
+      const word = () => 5 + Math.floor(random() * 95);
+      const originals = Array.from({ length: documents }, () => [0, 1, 2, 3, 4, ...Array.from({ length: 4 + Math.floor(random() * 20) }, word)]);
+      return Array.from({ length: items }, () => {
+        const original = originals[Math.floor(random() * documents)]!;
+        return [...new Set([...original.filter(() => random() < 0.85), ...Array.from({ length: Math.floor(random() * 4) }, word)])];
+      });
+    });
+    fc.assert(
+      fc.property(runOf, fc.integer({ min: 2, max: 5 }), (sets, refuseEvery) => {
+        const documentFrequency = Array.from({ length: 100 }, () => 0);
+        for (const set of sets) for (const word of set) documentFrequency[word]!++;
+        const wordsStart = new Int32Array(sets.length);
+        const wordsEnd = new Int32Array(sets.length);
+        const all: number[] = [];
+        sets.forEach((set, index) => {
+          wordsStart[index] = all.length;
+          all.push(...set);
+          wordsEnd[index] = all.length;
+        });
+        const features: NearDuplicateFeatures = { usable: new Uint8Array(0), hasFingerprint: new Uint8Array(0), fingerprintHigh: new Int32Array(0), fingerprintLow: new Int32Array(0), words: Int32Array.from(all), wordsStart, wordsEnd, documentFrequency };
+        const index = createOverlapIndex(features, DEFAULT_OVERLAP_THRESHOLD);
+        const accept = (cluster: number) => cluster % refuseEvery !== 1;
+        const leaders: number[] = [];
+        sets.forEach((set, item) => {
+          const everyLeader = leaders.findIndex((leader, cluster) => {
+            const sharedWords = sets[leader]!.filter((word) => set.includes(word));
+            // Only a leader sharing one of the listed (rarer) words is a candidate at all.
+            if (!sharedWords.some((word) => documentFrequency[word]! <= OVERLAP_INDEX_MAX_ITEMS)) return false;
+            const shared = sharedWords.length;
+            const needed = Math.max(MIN_SHARED_WORDS, DEFAULT_OVERLAP_THRESHOLD * Math.min(set.length, sets[leader]!.length));
+            return set.length >= MIN_SHARED_WORDS && sets[leader]!.length >= MIN_SHARED_WORDS && shared >= needed && accept(cluster);
+          });
+          expect(index.earliestOverlapping(item, accept)).toBe(everyLeader === -1 ? undefined : everyLeader);
+          if (everyLeader === -1) {
+            index.addLeader(leaders.length, item);
+            leaders.push(item);
+          }
+        });
+      }),
+    );
   });
 });
