@@ -98,12 +98,33 @@ export async function benchCliStart(options: { repetitions: number }): Promise<C
   return { bareNode: bareNode!, help: help!, classify: classify! };
 }
 
+/** When each of a rank's phases ended, ms since its process started (`skrya rank --timings`), medians of the runs. */
+export interface RankPhases {
+  started: number;
+  firstBatch: number;
+  read: number;
+  ranked: number;
+  written: number;
+}
+
+const TIMINGS_LINE = /started (\d+), first batch read (\d+), all read (\d+), ranked (\d+), written (\d+);/;
+
+function rankPhases(runs: readonly ProcessRun[]): RankPhases {
+  const each = runs.map((entry) => {
+    const found = TIMINGS_LINE.exec(entry.stderrTail);
+    if (found === null) throw new Error(`skrya rank printed no timings line: ${entry.stderrTail}`);
+    return found.slice(1).map(Number);
+  });
+  const at = (index: number) => median(each.map((phases) => phases[index]!));
+  return { started: at(0), firstBatch: at(1), read: at(2), ranked: at(3), written: at(4) };
+}
+
 export interface RankFigures {
   lines: number;
   duplicateShare: number;
   trueDocuments: number;
   inputMb: number;
-  skrya: ProcessFigures & { documents: number };
+  skrya: ProcessFigures & { documents: number; phases: RankPhases };
   python: ProcessFigures & { documents: number };
 }
 
@@ -127,7 +148,7 @@ export async function benchRank(options: { lines: number; repetitions: number })
     const skryaOut = path.join(directory, 'skrya.jsonl');
     const pythonOut = path.join(directory, 'python.jsonl');
     const [skrya, python] = await measureInterleaved([
-      { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END], stdoutFile: skryaOut },
+      { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END, '--timings'], stdoutFile: skryaOut },
       { label: 'python3 bench/rank_yardstick.py (score + URL dedupe)', argv: ['python3', path.join(BENCH_DIRECTORY, 'rank_yardstick.py'), inputFile, RANK_QUERY, WINDOW_END], stdoutFile: pythonOut },
       // No warm-up: the CLI section has filled the compile cache, and start-up is a sliver of a rank.
     ], options.repetitions, false);
@@ -136,7 +157,7 @@ export async function benchRank(options: { lines: number; repetitions: number })
       duplicateShare,
       trueDocuments: input.trueDocuments,
       inputMb: round(input.text.length / 1048576, 1),
-      skrya: { ...skrya!, documents: countLines(skryaOut) },
+      skrya: { ...skrya!, documents: countLines(skryaOut), phases: rankPhases(skrya!.runs) },
       python: { ...python!, documents: countLines(pythonOut) },
     };
   } finally {

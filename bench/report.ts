@@ -162,19 +162,27 @@ function threadCpuFigure(figures: ProcessFigures): string {
   return `main threads ${seconds(main)}, Node worker threads ${seconds(workers)}, V8's helper threads ${seconds(v8Helpers)} (its compilers and garbage collector: ${formatNumber((100 * v8Helpers) / figures.medianCpuMs)} % of the CPU above), other ${seconds(other)}; a thread's CPU after its last reading is missed, so these add up to a little less`;
 }
 
+/** Where a rank's wall time went, from its own timings: reading on every thread, then the ranking thread alone. */
+function rankPhasesFigure(skrya: RankFigures['skrya']): string {
+  const { started, firstBatch, read, ranked, written } = skrya.phases;
+  return `node and the command's modules loaded at ${seconds(started)}; the first batch back from a reading thread at ${seconds(firstBatch)}; all lines read at ${seconds(read)} (the reading threads and this thread, both cores); then the ranking thread alone: ranking (dedupe's clustering, fusion, order) ${seconds(ranked - read)}, writing ${seconds(written - ranked)}; done at ${seconds(written)} of the process's time, the rest of the ${seconds(skrya.medianWallMs)} wall is the launcher that starts node again with rank's flags, and the exit`;
+}
+
 function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   const { skrya, python } = rank;
+  const alone = skrya.phases.written - skrya.phases.read;
   // Each rank run beside the yardstick run after it: on a machine whose speed drifts, adjacent runs share their moment, medians of each side need not.
   const pairRatios = skrya.runs.map((run, index) => run.wallMs / python.runs[index]!.wallMs);
   const pairMedian = median(pairRatios);
   const input = `${formatNumber(rank.lines)} generated results (${formatNumber(rank.inputMb)} MB, ${Math.round(rank.duplicateShare * 100)} % URL-variant copies, ${formatNumber(rank.trueDocuments)} true documents)`;
   const shortfalls = [
-    skrya.medianWallMs > RANK_AIM.wallMs ? `by ${seconds(skrya.medianWallMs - RANK_AIM.wallMs)} of wall (it had ${formatNumber(skrya.medianCpuMs / skrya.medianWallMs)} of a core: ${seconds(skrya.medianCpuMs)} of CPU)` : '',
+    skrya.medianWallMs > RANK_AIM.wallMs ? `by ${seconds(skrya.medianWallMs - RANK_AIM.wallMs)} of wall (it had ${formatNumber(skrya.medianCpuMs / skrya.medianWallMs)} of a core: ${seconds(skrya.medianCpuMs)} of CPU; after reading, the ranking thread worked ${seconds(alone)} alone, one core idle)` : '',
     skrya.medianPeakRssMb > RANK_AIM.peakRssMb ? `by ${formatNumber(skrya.medianPeakRssMb - RANK_AIM.peakRssMb)} MB of RSS` : '',
     skrya.documents !== rank.trueDocuments ? `left ${formatNumber(skrya.documents)} documents, not ${formatNumber(rank.trueDocuments)}` : '',
   ].filter(Boolean);
   return [
     [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, shortfalls.length === 0 ? met(true) : `${met(false)} ${shortfalls.join('; ')}`],
+    [`  ${skrya.command}: its phases (\`--timings\`, medians of the runs)`, rankPhasesFigure(skrya), '', ''],
     [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread and the launcher that starts node again with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
     ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],

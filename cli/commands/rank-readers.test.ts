@@ -68,6 +68,17 @@ describe('skrya rank on reading threads', () => {
     }
   });
 
+  it('times its phases in order and counts every line read, on whichever threads read it', async () => {
+    const text = mixedInput(1_500);
+    const lines = text.split('\n').filter((entry) => entry.trim() !== '').length;
+    for (const plan of [ONE_THREAD, TWO_THREADS, THREADS_LATER]) {
+      const { timings } = await rankLines(streamInput(chunksOf(text), 'results.jsonl'), options, () => {}, plan);
+      expect(timings).toMatchObject({ lines, readingThreads: plan.threads });
+      const phases = [timings.started, timings.firstBatch!, timings.read, timings.ranked, timings.written];
+      expect(phases).toEqual([...phases].sort((a, b) => a - b));
+    }
+  });
+
   it('fails on the first bad line in the file, as reading on one thread does, however the batches fall', async () => {
     const lines = mixedInput(1_200).split('\n');
     const text = [...lines.slice(0, 900), '{not json', ...lines.slice(900, 1_000), line({ url: 5 }), ...lines.slice(1_000)].join('\n');

@@ -132,6 +132,23 @@ describe('skrya rank', () => {
     expect(parseLines(printed)[1]).toMatchObject({ components: { boosted: true } });
   });
 
+  it('prints when each phase ended on stderr with --timings, and the same output', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'skrya-rank-')), 'results.jsonl');
+    await writeFile(file, RESULTS);
+    const args = ['--jsonl', file, '--intent', 'status', '--query', 'Deno 2 release', '--window-end', WINDOW_END];
+    const plain = await runRank(args);
+    let reported = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      reported += String(chunk);
+      return true;
+    });
+    expect(await runRank([...args, '--timings'])).toBe(plain);
+    const phases = /^skrya rank: timings \(ms since this process started\): started (\d+), first batch read (\d+), all read (\d+), ranked (\d+), written (\d+); 3 lines, 0 reading threads\n$/.exec(reported);
+    expect(phases).not.toBeNull();
+    const times = phases!.slice(1).map(Number);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
   it.each([
     ['a missing file', ['--jsonl', '/nonexistent/results.jsonl']],
     ['a bad boost domain', ['--jsonl', '/nonexistent/results.jsonl', '--intent', 'news', '--query', 'x', '--boost', 'http://x']],

@@ -35,6 +35,29 @@ export function droppedLine(entry: DroppedLine): string {
   return JSON.stringify({ dropped: true, line: entry.line, url: entry.url, title: entry.title, reasons: entry.reasons.map(({ code, field, message }) => ({ code, field, message })) });
 }
 
+/**
+ * When each phase of a rank ended, in milliseconds since its process started (performance.now()):
+ * what `--timings` prints, so a slow run says where its time went. Reading uses every reading
+ * thread; ranking (dedupe's clustering, fusion, the order) and writing run on this thread alone.
+ */
+export interface RankTimings {
+  /** The command's own work began: node and the command's modules were loaded. */
+  started: number;
+  /** The first batch of lines came back read (null: the input had none). */
+  firstBatch: number | null;
+  read: number;
+  ranked: number;
+  written: number;
+  /** Lines read, kept and dropped (blank ones not counted). */
+  lines: number;
+  readingThreads: number;
+}
+
+export function describeTimings(timings: RankTimings): string {
+  const at = (value: number | null) => (value === null ? 'none' : String(Math.round(value)));
+  return `skrya rank: timings (ms since this process started): started ${at(timings.started)}, first batch read ${at(timings.firstBatch)}, all read ${at(timings.read)}, ranked ${at(timings.ranked)}, written ${at(timings.written)}; ${timings.lines} lines, ${timings.readingThreads} reading threads`;
+}
+
 /** One stderr line per dropped item: where it was and every reason. */
 export function describeDropped(entry: DroppedLine, fileLabel: string): string {
   return `${fileLabel} line ${entry.line}: dropped ${JSON.stringify(entry.title || entry.url || '(untitled)')}: ${entry.reasons.map((reason) => `${reason.code} (${reason.field}: ${reason.message})`).join('; ')}`;
@@ -259,7 +282,7 @@ const utf8Bound = (value: string) => 3 * value.length;
  * go. A line that cannot be read fails the run, after every line before it, as it would read one
  * line at a time.
  */
-async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore): Promise<{ ranked: RankedRun<number>; dropped: DroppedLine[] }> {
+async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan: ReadingPlan, store: RenderedStore, timings: RankTimings): Promise<{ ranked: RankedRun<number>; dropped: DroppedLine[] }> {
   const run = createRunRanking<number>({ intent: options.intent, subQueries: options.queries, windowEnd: options.windowEnd, boostDomains: options.boostDomains });
   const unpacking = createUnpackState();
   const dropped: DroppedLine[] = [];
@@ -278,16 +301,19 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   // Reading threads still to start once threadsAfterBytes have been read here.
   let threadsPending = plan.threads > 0 && plan.threadsAfterBytes > 0;
   use(plan.threads > 0 && !threadsPending ? startReadingThreads(setup, plan.threads) : [readOnThisThread(setup)]);
+  timings.readingThreads = plan.threads > 0 && !threadsPending ? plan.threads : 0;
   const reading: { reader: number; batch: Promise<ReadBatch> }[] = [];
   const inputs = spareBuffers();
   const outputs = spareBuffers();
   const rankNext = async () => {
     const { reader, batch } = reading.shift()!;
     const read = await batch;
+    timings.firstBatch ??= performance.now();
     const renderedAt = store.append(read.rendered);
     inputs.giveBack(read.input.buffer);
     outputs.giveBack(read.rendered.buffer);
     unpackBatch(read, tables[reader]!, unpacking, (kept, drop) => {
+      timings.lines++;
       if (kept !== null) run.addRead(kept.item, store.addLine(renderedAt + kept.start, kept.length));
       else dropped.push(drop!);
     });
@@ -311,6 +337,7 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
         // A stream that has gone on this long is a large input: the reading threads take the rest.
         use(startReadingThreads(setup, plan.threads));
         threadsPending = false;
+        timings.readingThreads = plan.threads;
       }
       const active = readers.length - firstActive;
       const reader = firstActive + (sent % active);
@@ -327,7 +354,10 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   } finally {
     await Promise.all(readers.map((reader) => reader.close()));
   }
-  return { ranked: run.finish(), dropped };
+  timings.read = performance.now();
+  const ranked = run.finish();
+  timings.ranked = performance.now();
+  return { ranked, dropped };
 }
 
 /**
@@ -335,17 +365,20 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
  * and hand the output to `write` in chunks of whole lines (the ranked lines, then the dropped
  * ones with keepDropped).
  */
-export async function rankLines(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[] }> {
+export async function rankLines(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan = readingPlan(input.size)): Promise<{ dropped: DroppedLine[]; timings: RankTimings }> {
+  const timings: RankTimings = { started: performance.now(), firstBatch: null, read: 0, ranked: 0, written: 0, lines: 0, readingThreads: 0 };
   const store = createRenderedStore();
   try {
-    return await rankAndWrite(input, options, write, plan, store);
+    const { dropped } = await rankAndWrite(input, options, write, plan, store, timings);
+    timings.written = performance.now();
+    return { dropped, timings };
   } finally {
     store.close();
   }
 }
 
-async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan, store: RenderedStore): Promise<{ dropped: DroppedLine[] }> {
-  const { ranked, dropped } = await readAndRank(input, options, plan, store);
+async function rankAndWrite(input: JsonlInput, options: RankCommandOptions, write: (chunk: Buffer) => void | Promise<void>, plan: ReadingPlan, store: RenderedStore, timings: RankTimings): Promise<{ dropped: DroppedLine[] }> {
+  const { ranked, dropped } = await readAndRank(input, options, plan, store, timings);
   if (options.digest === true) {
     const items: DigestItem[] = [];
     let retrieved = 0;
@@ -413,13 +446,15 @@ export function registerRankCommand(program: Command): void {
     .option('--window-end <iso>', 'end of the time window freshness is measured from (default: now; pass it to rank reproducibly)')
     .option('--digest', 'print the digest.md the collector would write instead of JSONL')
     .option('--keep-dropped', 'also print the items validation dropped (after the ranked ones) as {"dropped": true, "reasons": […]} lines')
-    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean }) => {
+    .option('--timings', 'print on stderr, at the end, when reading, ranking and writing ended (ms since the process started)')
+    .action(async (raw: { jsonl: string; intent?: string; query: string[]; boost?: string; windowEnd?: string; digest?: boolean; keepDropped?: boolean; timings?: boolean }) => {
       const options = { ...parseRankOptions(raw, () => new Date()), digest: raw.digest === true, keepDropped: raw.keepDropped === true };
       // Dropped items are never ranked; each is named on stderr with its reasons, as the pipeline records them.
       const input = await openJsonlInput(raw.jsonl);
       try {
-        const { dropped } = await rankLines(input, options, writeRespectingBackpressure);
+        const { dropped, timings } = await rankLines(input, options, writeRespectingBackpressure);
         for (const entry of dropped) process.stderr.write(`${describeDropped(entry, input.label)}\n`);
+        if (raw.timings === true) process.stderr.write(`${describeTimings(timings)}\n`);
       } finally {
         await input.close();
       }
