@@ -126,6 +126,8 @@ export interface RankFigures {
   inputMb: number;
   skrya: ProcessFigures & { documents: number; phases: RankPhases };
   python: ProcessFigures & { documents: number };
+  /** skrya rank alone on a smaller file of the same kind, whose ranking phase has its own costs (see benchRank). */
+  smaller: { lines: number; trueDocuments: number; skrya: ProcessFigures & { documents: number; phases: RankPhases } };
 }
 
 const WINDOW_END = '2026-11-30T00:00:00Z';
@@ -138,27 +140,43 @@ function countLines(file: string): number {
   return lines;
 }
 
-export async function benchRank(options: { lines: number; repetitions: number }): Promise<RankFigures> {
-  const duplicateShare = 0.3;
+const DUPLICATE_SHARE = 0.3;
+
+/** A generated rank input in `directory`, and `skrya rank --timings` on it as a measured command. */
+function rankInputFile(directory: string, lines: number) {
+  const input = generateRankInput({ lines, duplicateShare: DUPLICATE_SHARE });
+  const inputFile = path.join(directory, `results-${lines}.jsonl`);
+  fs.writeFileSync(inputFile, input.text);
+  const skryaOut = path.join(directory, `skrya-${lines}.jsonl`);
+  const command = { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END, '--timings'], stdoutFile: skryaOut };
+  return { input, inputFile, command, skryaFigures: (figures: ProcessFigures) => ({ ...figures, documents: countLines(skryaOut), phases: rankPhases(figures.runs) }) };
+}
+
+/**
+ * `lines` results against the yardstick, then skrya rank alone on `smallerLines`: at 20,000 of the
+ * generator's results a typical word is in a few dozen of them, under dedupe's word-overlap index
+ * limit, and its lookups cost that run's ranking phase more than 100,000 results' (session 36).
+ */
+export async function benchRank(options: { lines: number; repetitions: number; smallerLines: number; smallerRepetitions: number }): Promise<RankFigures> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'skrya-bench-rank-'));
   try {
-    const input = generateRankInput({ lines: options.lines, duplicateShare });
-    const inputFile = path.join(directory, 'results.jsonl');
-    fs.writeFileSync(inputFile, input.text);
-    const skryaOut = path.join(directory, 'skrya.jsonl');
+    const full = rankInputFile(directory, options.lines);
     const pythonOut = path.join(directory, 'python.jsonl');
     const [skrya, python] = await measureInterleaved([
-      { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END, '--timings'], stdoutFile: skryaOut },
-      { label: 'python3 bench/rank_yardstick.py (score + URL dedupe)', argv: ['python3', path.join(BENCH_DIRECTORY, 'rank_yardstick.py'), inputFile, RANK_QUERY, WINDOW_END], stdoutFile: pythonOut },
+      full.command,
+      { label: 'python3 bench/rank_yardstick.py (score + URL dedupe)', argv: ['python3', path.join(BENCH_DIRECTORY, 'rank_yardstick.py'), full.inputFile, RANK_QUERY, WINDOW_END], stdoutFile: pythonOut },
       // No warm-up: the CLI section has filled the compile cache, and start-up is a sliver of a rank.
     ], options.repetitions, false);
+    const smaller = rankInputFile(directory, options.smallerLines);
+    const [smallerSkrya] = await measureInterleaved([smaller.command], options.smallerRepetitions, false);
     return {
-      lines: input.lines,
-      duplicateShare,
-      trueDocuments: input.trueDocuments,
-      inputMb: round(input.text.length / 1048576, 1),
-      skrya: { ...skrya!, documents: countLines(skryaOut), phases: rankPhases(skrya!.runs) },
+      lines: full.input.lines,
+      duplicateShare: DUPLICATE_SHARE,
+      trueDocuments: full.input.trueDocuments,
+      inputMb: round(full.input.text.length / 1048576, 1),
+      skrya: full.skryaFigures(skrya!),
       python: { ...python!, documents: countLines(pythonOut) },
+      smaller: { lines: smaller.input.lines, trueDocuments: smaller.input.trueDocuments, skrya: smaller.skryaFigures(smallerSkrya!) },
     };
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });

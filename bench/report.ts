@@ -168,6 +168,20 @@ function rankPhasesFigure(skrya: RankFigures['skrya']): string {
   return `node and the command's modules loaded at ${seconds(started)}; the first batch back from a reading thread at ${seconds(firstBatch)}; all lines read at ${seconds(read)} (the reading threads and this thread, both cores); then the ranking thread alone: ranking (dedupe's clustering, fusion, order) ${seconds(ranked - read)}, writing ${seconds(written - ranked)}; done at ${seconds(written)} of the process's time, the rest of the ${seconds(skrya.medianWallMs)} wall is the launcher that starts node again with rank's flags, and the exit`;
 }
 
+/** Microseconds of the ranking phase an input line. */
+const rankingUsPerLine = (phases: RankFigures['skrya']['phases'], lines: number) => (1000 * (phases.ranked - phases.read)) / lines;
+
+/**
+ * The smaller file's rank: its ranking phase per line against the full file's. On the generator's
+ * 20,000 results most words are under dedupe's word-overlap index limit, so a slow overlap lookup
+ * shows here first (it took 1.1 s of this file's ranking, more than 100,000 results', until de428ad).
+ */
+function smallerFigure(rank: RankFigures): string {
+  const { smaller } = rank;
+  const left = smaller.skrya.documents === smaller.trueDocuments ? `all ${formatNumber(smaller.trueDocuments)} true documents left` : `left ${formatNumber(smaller.skrya.documents)} documents, not ${formatNumber(smaller.trueDocuments)}`;
+  return `${processFigure(smaller.skrya)}; ${left}; ranking ${seconds(smaller.skrya.phases.ranked - smaller.skrya.phases.read)}, ${formatNumber(rankingUsPerLine(smaller.skrya.phases, smaller.lines))} µs a line against ${formatNumber(rankingUsPerLine(rank.skrya.phases, rank.lines))} on ${formatNumber(rank.lines)}`;
+}
+
 function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   const { skrya, python } = rank;
   const alone = skrya.phases.written - skrya.phases.read;
@@ -184,6 +198,7 @@ function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
     [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, shortfalls.length === 0 ? met(true) : `${met(false)} ${shortfalls.join('; ')}`],
     [`  ${skrya.command}: its phases (\`--timings\`, medians of the runs)`, rankPhasesFigure(skrya), '', ''],
     [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread and the launcher that starts node again with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
+    [`  ${skrya.command} alone on ${formatNumber(rank.smaller.lines)} results of the same kind`, `${smallerFigure(rank)}`, '', ''],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
     ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],
   ];

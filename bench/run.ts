@@ -40,6 +40,9 @@ interface BenchOptions {
   cliRuns: number;
   rankLines: number;
   rankRuns: number;
+  /** The smaller rank file's lines, and its runs (skrya rank alone). */
+  rankSmallerLines: number;
+  rankSmallerRuns: number;
   fleetTenants: number;
   fleetTopics: number;
   fleetProcesses: number[];
@@ -64,6 +67,8 @@ const DEFAULTS: BenchOptions = {
   cliRuns: 7,
   rankLines: 100_000,
   rankRuns: 5,
+  rankSmallerLines: 20_000,
+  rankSmallerRuns: 3,
   // The fleet: 100,000 topics across 1,000 tenants, on 1 and 3 monitor processes.
   fleetTenants: 1_000,
   fleetTopics: 100,
@@ -122,6 +127,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case 'rank-runs':
         options.rankRuns = positiveInteger(name, value);
         break;
+      case 'rank-smaller-lines':
+        options.rankSmallerLines = positiveInteger(name, value);
+        break;
+      case 'rank-smaller-runs':
+        options.rankSmallerRuns = positiveInteger(name, value);
+        break;
       case 'fleet-tenants':
         options.fleetTenants = positiveInteger(name, value);
         break;
@@ -164,7 +175,7 @@ async function main(): Promise<number> {
       results.cli = await benchCliStart({ repetitions: options.cliRuns });
     },
     rank: async () => {
-      results.rank = await benchRank({ lines: options.rankLines, repetitions: options.rankRuns });
+      results.rank = await benchRank({ lines: options.rankLines, repetitions: options.rankRuns, smallerLines: options.rankSmallerLines, smallerRepetitions: options.rankSmallerRuns });
     },
     kernels: async () => {
       results.kernels = await benchKernels();
