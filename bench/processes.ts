@@ -119,15 +119,18 @@ function rankPhases(runs: readonly ProcessRun[]): RankPhases {
   return { started: at(0), firstBatch: at(1), read: at(2), ranked: at(3), written: at(4) };
 }
 
+/** skrya rank's runs on one file: their figures, the documents its output left, and its phases. */
+export type RankRun = ProcessFigures & { documents: number; phases: RankPhases };
+
 export interface RankFigures {
   lines: number;
   duplicateShare: number;
   trueDocuments: number;
   inputMb: number;
-  skrya: ProcessFigures & { documents: number; phases: RankPhases };
+  skrya: RankRun;
   python: ProcessFigures & { documents: number };
   /** skrya rank alone on a smaller file of the same kind, whose ranking phase has its own costs (see benchRank). */
-  smaller: { lines: number; trueDocuments: number; skrya: ProcessFigures & { documents: number; phases: RankPhases } };
+  smaller: { lines: number; trueDocuments: number; skrya: RankRun };
 }
 
 const WINDOW_END = '2026-11-30T00:00:00Z';
@@ -149,7 +152,7 @@ function rankInputFile(directory: string, lines: number) {
   fs.writeFileSync(inputFile, input.text);
   const skryaOut = path.join(directory, `skrya-${lines}.jsonl`);
   const command = { label: `skrya rank --intent status --query "${RANK_QUERY}"`, argv: [process.execPath, SKRYA, 'rank', '--jsonl', inputFile, '--intent', 'status', '--query', RANK_QUERY, '--window-end', WINDOW_END, '--timings'], stdoutFile: skryaOut };
-  return { input, inputFile, command, skryaFigures: (figures: ProcessFigures) => ({ ...figures, documents: countLines(skryaOut), phases: rankPhases(figures.runs) }) };
+  return { input, inputFile, command, skryaFigures: (figures: ProcessFigures): RankRun => ({ ...figures, documents: countLines(skryaOut), phases: rankPhases(figures.runs) }) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { BurstFigures, FleetFigures, SteadyFigures } from './fleet.ts';
 import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
 import type { LatencyFigures } from './latency.ts';
 import { median, type MachineInfo } from './measure.ts';
-import type { CliStartFigures, ProcessFigures, RankFigures } from './processes.ts';
+import type { CliStartFigures, ProcessFigures, RankFigures, RankPhases, RankRun } from './processes.ts';
 import type { ReplayFigures } from './replay.ts';
 import type { ScaleOutFigures } from './scale-out.ts';
 import type { PipelineFigures, StageFigures } from './stages.ts';
@@ -163,13 +163,13 @@ function threadCpuFigure(figures: ProcessFigures): string {
 }
 
 /** Where a rank's wall time went, from its own timings: reading on every thread, then the ranking thread alone. */
-function rankPhasesFigure(skrya: RankFigures['skrya']): string {
+function rankPhasesFigure(skrya: RankRun): string {
   const { started, firstBatch, read, ranked, written } = skrya.phases;
   return `node and the command's modules loaded at ${seconds(started)}; the first batch back from a reading thread at ${seconds(firstBatch)}; all lines read at ${seconds(read)} (the reading threads and this thread, both cores); then the ranking thread alone: ranking (dedupe's clustering, fusion, order) ${seconds(ranked - read)}, writing ${seconds(written - ranked)}; done at ${seconds(written)} of the process's time, the rest of the ${seconds(skrya.medianWallMs)} wall is the launcher that starts node again with rank's flags, and the exit`;
 }
 
 /** Microseconds of the ranking phase an input line. */
-const rankingUsPerLine = (phases: RankFigures['skrya']['phases'], lines: number) => (1000 * (phases.ranked - phases.read)) / lines;
+const rankingUsPerLine = (phases: RankPhases, lines: number) => (1000 * (phases.ranked - phases.read)) / lines;
 
 /**
  * The smaller file's rank: its ranking phase per line against the full file's. On the generator's
