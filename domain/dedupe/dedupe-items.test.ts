@@ -153,6 +153,43 @@ describe('rankOrder', () => {
   });
 });
 
+describe('rankOrder: packed and compared orders agree', () => {
+  // The order rankOrder promises, written out item against item: the oracle for both of its ways.
+  const expectedOrder = (items: { id: string; score: number | null; canonicalUrl: string | null; contentHash?: string }[]) =>
+    items.map((_item, index) => index).sort((left, right) => {
+      const a = items[left]!;
+      const b = items[right]!;
+      if (a.score === null || b.score === null) return a.score === b.score ? left - right : a.score === null ? 1 : -1;
+      if (a.score !== b.score) return b.score - a.score;
+      const [urlA, urlB] = [a.canonicalUrl ?? '\uffff', b.canonicalUrl ?? '\uffff'];
+      const url = urlA === urlB ? 0 : urlA < urlB ? -1 : 1;
+      if (url !== 0) return url;
+      const hash = (a.contentHash ?? '\uffff') === (b.contentHash ?? '\uffff') ? 0 : (a.contentHash ?? '\uffff') < (b.contentHash ?? '\uffff') ? -1 : 1;
+      if (hash !== 0) return hash;
+      return a.id === b.id ? left - right : a.id < b.id ? -1 : 1;
+    });
+  // Few distinct values, so scores, URLs, hashes and ids often tie; millionths take the packed sort, other scores the compared one.
+  const item = fc.record({
+    id: fc.constantFrom('a', 'b', 'c'),
+    score: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 4 }).map((step) => step / 4), fc.integer({ min: 0, max: 1_000_000 }).map((step) => step / 1e6)),
+    canonicalUrl: fc.constantFrom(null, 'https://a.example/', 'https://b.example/'),
+    contentHash: fc.constantFrom(undefined, '00', 'ff'),
+  });
+
+  it('orders whole-millionth scores as the comparison does, ties and unscored items included', () => {
+    fc.assert(fc.property(fc.array(item, { maxLength: 60 }), (items) => {
+      expect(rankOrder(items)).toEqual(expectedOrder(items));
+    }));
+  });
+
+  it('orders any other scores (negative, above 1, finer than a millionth) as the comparison does', () => {
+    const odd = fc.record({ id: fc.constantFrom('a', 'b'), score: fc.oneof(fc.constant(null), fc.double({ min: -2, max: 2, noNaN: true }), fc.constantFrom(0.5, 0.1234567)), canonicalUrl: fc.constantFrom(null, 'https://a.example/'), contentHash: fc.constant(undefined) });
+    fc.assert(fc.property(fc.array(odd, { maxLength: 40 }), (items) => {
+      expect(rankOrder(items)).toEqual(expectedOrder(items));
+    }));
+  });
+});
+
 describe('dedupeItems: determinism', () => {
   it('gives the same result for any input order', () => {
     const base = [
