@@ -120,9 +120,9 @@ export interface RankKeyColumns {
 }
 
 /**
- * Equal scores: canonical URL, then content hash, then id. The keys come from the evidence, never
- * from the run, so the same evidence is ordered (and cut at max_items) the same way in every run,
- * whatever order its messages arrived in.
+ * Equal scores: canonical URL, then content hash, then id, then input order (exact repeats). The
+ * keys come from the evidence, never from the run, so the same evidence is ordered (and cut at
+ * max_items) the same way in every run, whatever order its messages arrived in.
  */
 function compareTieKeys(keys: RankKeyColumns, a: number, b: number): number {
   const urlA = keys.canonicalUrl(a) ?? NO_KEY;
@@ -133,7 +133,7 @@ function compareTieKeys(keys: RankKeyColumns, a: number, b: number): number {
   if (hashA !== hashB) return hashA < hashB ? -1 : 1;
   const idA = keys.id(a);
   const idB = keys.id(b);
-  return idA === idB ? 0 : idA < idB ? -1 : 1;
+  return idA === idB ? a - b : idA < idB ? -1 : 1;
 }
 
 /** Best first: score descending, then the content-derived tie keys; null scores after scored ones, in input order. */
@@ -167,7 +167,7 @@ function compareRanked(keys: RankKeyColumns, left: number, right: number): numbe
     return left - right;
   }
   if (a !== b) return b - a;
-  return compareTieKeys(keys, left, right) || left - right;
+  return compareTieKeys(keys, left, right);
 }
 
 /** Scores the packed order takes: whole millionths from 0 to 1, as every ranking score is rounded. */
@@ -204,7 +204,7 @@ function packedRankOrder(keys: RankKeyColumns): number[] | null {
     let end = start + 1;
     while (end < count && Math.floor(packed[end]! / INDEX_SPAN) === step) end++;
     if (end - start > 1 && step <= SCORE_STEPS) {
-      const run = order.slice(start, end).sort((left, right) => compareTieKeys(keys, left, right) || left - right);
+      const run = order.slice(start, end).sort((left, right) => compareTieKeys(keys, left, right));
       for (let k = 0; k < run.length; k++) order[start + k] = run[k]!;
     }
     start = end;
