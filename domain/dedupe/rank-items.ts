@@ -4,6 +4,10 @@ import { SHIPPED_RANKING, type RankingModel } from '../ranking/ranking-model.ts'
 import { createScoreColumns } from '../ranking/score-columns.ts';
 import { createItemScorer, listRankComponent, type ItemScore, type ScorableItem, type ScoreComponents, type ScoringContext } from '../ranking/score-item.ts';
 import { agreementOf, type Agreement } from './agreement.ts';
+import { createInternedColumn } from '../arrays/interned-column.ts';
+import { growArray } from '../arrays/grow-array.ts';
+import { fnv1a } from '../learned/random.ts';
+import { createStringNumbers } from './string-numbers.ts';
 import { createDedupeRun, rankOrderOf, type CandidateTokens, type DedupeCandidate, type DedupeOptions, type MatchKeys, type MergeReason, type SourceRef } from './dedupe-items.ts';
 
 /**
@@ -107,17 +111,26 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
   const dedupe = createDedupeRun<number>(options.dedupe);
   const keeps: K[] = [];
   const scores = createScoreColumns();
-  const lists: (string | null)[] = [];
+  const lists = createInternedColumn<string | null>();
+  // A plain array: its small integers go into ListPlace as they are, where doubles read from a
+  // Float64Array were boxed, a heap number a place (fusion took 100 ms longer).
   const listRanks: (number | null)[] = [];
-  const placeOf = (index: number): ListPlace => ({ list: lists[index]!, rank: listRanks[index]! });
+  const placeOf = (index: number): ListPlace => ({ list: lists.at(index), rank: listRanks[index]! });
   // A merged copy is known by its id only, and the last item added with that id stands for it (exact
   // repeats of a line share an id, and their places then differ): rankItems has always resolved
   // places this way, and resolving each copy's own place changes rank components on real inputs.
-  const lastById = new Map<string, number>();
+  // Ids are numbered (string-numbers.ts), not keys of a Map: a Map of 100k ids was most of adding an
+  // item on `skrya rank`'s ranking thread, and its growths 3,000 page faults.
+  const idNumbers = createStringNumbers();
+  let lastByIdNumber = new Int32Array(1024);
+  const idNumberOf = (id: string) => idNumbers.numberOf(id, fnv1a(id));
+  const lastById = (id: string) => lastByIdNumber[idNumberOf(id)]!;
   /** Keeps an item's score and list place; its index, which dedupe is handed. */
   function keepItem(id: string, score: ItemScore, resultList: string | null, providerRank: number | null, keep: K): number {
     const index = keeps.length;
-    lastById.set(id, index);
+    const idNumber = idNumberOf(id);
+    lastByIdNumber = growArray(lastByIdNumber, idNumber + 1);
+    lastByIdNumber[idNumber] = index;
     keeps.push(keep);
     scores.push(score);
     lists.push(resultList);
@@ -152,7 +165,7 @@ export function createRunRanking<K>(context: ScoringContext, options: RankOption
           contentScore: scores.scoreAt(cluster.item),
           weights: scores.weightsAt(cluster.item),
           verdictFactor: 1,
-          places: cluster.merged.length === 0 ? [placeOf(cluster.item)] : [cluster.item, ...cluster.merged.map((merged) => lastById.get(merged.id)!)].map(placeOf),
+          places: cluster.merged.length === 0 ? [placeOf(cluster.item)] : [cluster.item, ...cluster.merged.map((merged) => lastById(merged.id))].map(placeOf),
           independentSources: independentSources[index]!,
         };
       }, ranking.fusion);

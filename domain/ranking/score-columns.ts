@@ -1,5 +1,6 @@
 import type { FreshnessBasis } from './freshness.ts';
 import { growArray } from '../arrays/grow-array.ts';
+import { createInternedColumn } from '../arrays/interned-column.ts';
 import type { ScoreWeights } from './intent-weights.ts';
 import type { ItemScore, ScoreComponents } from './score-item.ts';
 
@@ -31,8 +32,9 @@ export function createScoreColumns(): ScoreColumns {
   let numbers = new Float64Array(NUMBERS * 1024);
   let small = new Int32Array(SMALL * 1024);
   const dates: (string | null)[] = [];
-  const rules: (string | null)[] = [];
-  const versions: string[] = [];
+  // A run's authority rules and versions are a few, each item's one of them.
+  const rules = createInternedColumn<string | null>();
+  const versions = createInternedColumn<string>();
   // A run scores with one set of weights; each item's copy of it is stored once.
   const weightsList: ScoreWeights[] = [];
   let count = 0;
@@ -85,8 +87,8 @@ export function createScoreColumns(): ScoreColumns {
         authorityTier: small[SMALL * index]!,
         freshnessBasis: BASES[basis]!,
         freshnessDate: dates[index]!,
-        authorityRule: rules[index]!,
-        authorityVersion: versions[index]!,
+        authorityRule: rules.at(index),
+        authorityVersion: versions.at(index),
         boosted: small[SMALL * index + 2] === 1,
         weights: { ...weightsList[small[SMALL * index + 3]!]! },
       };
