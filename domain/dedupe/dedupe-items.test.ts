@@ -130,6 +130,21 @@ describe('dedupeItems: near-duplicates', () => {
     expect(dedupeItems(items)).toHaveLength(30);
   });
 
+  it('counts every occurrence of a word in the fingerprint, not each word once', () => {
+    // The same ten words, one of them said thirty times more: its hash is most of the second
+    // fingerprint. Word overlap (the same word sets) is turned off, so only fingerprints can merge them.
+    const words = 'orbit lantern quartz meadow falcon harbor ember willow summit cobalt';
+    const result = dedupeItems([
+      candidate({ id: 'once', url: 'https://a.example/1', title: '', text: words }),
+      candidate({ id: 'repeated', url: 'https://b.example/2', title: '', text: `${words} ${'falcon '.repeat(30)}` }),
+      candidate({ id: 'reordered', url: 'https://c.example/3', title: '', text: words.split(' ').reverse().join(' ') }),
+    ], { overlapThreshold: 2 });
+    expect(result.map((cluster) => [cluster.item.id, cluster.merged.map((copy) => copy.id)])).toEqual([
+      ['once', ['reordered']],
+      ['repeated', []],
+    ]);
+  });
+
   it('joins the best-ranked cluster, not a chain of near-duplicates', () => {
     const result = dedupeItems([
       candidate({ id: 'b-copy', url: 'https://b.example/1', title: 'Kubernetes v1.30', text: `Reposted. ${ARTICLE}`, score: 0.4 }),

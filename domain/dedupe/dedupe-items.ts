@@ -5,6 +5,7 @@ import { createFingerprintIndex } from './fingerprint-index.ts';
 import { fnv1a } from '../learned/random.ts';
 import { createStringNumbers } from './string-numbers.ts';
 import { growArray } from '../arrays/grow-array.ts';
+import { createInternedColumn, type InternedColumn } from '../arrays/interned-column.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
 
@@ -289,11 +290,14 @@ export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], opti
 
 /**
  * The words of each candidate as it is added: interned to integer ids and hashed once per
- * distinct word, every candidate's ids (in text order) in one growing Int32Array, its distinct
- * words in another (for texts long enough to match), and how many candidates have each word
- * (document frequency, counted for those texts only). The distinct words are gathered as
- * candidates come, not in `features`: `skrya rank` adds them while its reading threads still
- * read, and `features` runs alone once all are in.
+ * distinct word; for a text long enough to match, its distinct words in one growing Int32Array,
+ * its repeated words (each occurrence after a word's first) in another, and how many candidates
+ * have each word (document frequency, counted for those texts only). A fingerprint counts every
+ * occurrence but not their order (simhashOfFeatures sums them), so the two arrays are all it
+ * needs: every word id of every text in text order, kept besides, was 16 MB at 100k results,
+ * nearly all of it the distinct words again. The words are gathered as candidates come, not in
+ * `features`: `skrya rank` adds them while its reading threads still read, and `features` runs
+ * alone once all are in.
  */
 const STOP_WORD = -1;
 
@@ -311,10 +315,10 @@ function createWordTable(minContentTokens: number) {
   const wordLows: number[] = [];
   const documentFrequency: number[] = [];
   const lastSeenIn: number[] = [];
-  // Grown by doubling from the size of a collector run's texts (a few thousand tokens).
-  let allIds = new Int32Array(1 << 13);
-  let idCount = 0;
-  let idStarts = new Int32Array(1024);
+  // Candidate i's repeated words: repeatedWords[repeatStarts[i] .. repeatStarts[i + 1]) (empty when too short).
+  let repeatedWords = new Int32Array(1 << 10);
+  let repeatCount = 0;
+  let repeatStarts = new Int32Array(1024);
   // 1: too few distinct content words to take part in near-duplicate matching.
   let tooShort = new Int32Array(1024);
   // Candidate i's distinct words, in the order they first occur: distinctWords[distinctStarts[i] .. distinctStarts[i + 1]) (empty when too short).
@@ -342,55 +346,66 @@ function createWordTable(minContentTokens: number) {
 
   function add({ table, ids: tokenIds, start: tokenStart, count: tokenCount }: CandidateTokens): void {
     const itemIndex = count++;
-    idStarts = growArray(idStarts, count + 1);
+    repeatStarts = growArray(repeatStarts, count + 1);
     tooShort = growArray(tooShort, count);
     distinctStarts = growArray(distinctStarts, count + 1);
-    const start = idCount;
     let words = tables.get(table);
     if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(1024), registered: 0 }));
     // Tokens the table has added since: each becomes its word's id.
     words.wordOfToken = growArray(words.wordOfToken, table.size);
     const { wordOfToken } = words;
     for (; words.registered < table.size; words.registered++) wordOfToken[words.registered] = wordIdOf(table.word(words.registered));
-    allIds = growArray(allIds, idCount + tokenCount);
+    // One pass over the tokens: each content word goes to the distinct or the repeated words, after the run's so far.
+    distinctWords = growArray(distinctWords, distinctCount + tokenCount);
+    repeatedWords = growArray(repeatedWords, repeatCount + tokenCount);
+    let distinctEnd = distinctCount;
+    let repeatEnd = repeatCount;
     for (let k = tokenStart; k < tokenStart + tokenCount; k++) {
       const id = wordOfToken[tokenIds[k]!]!;
       if (id === STOP_WORD) continue;
-      allIds[idCount++] = id;
-    }
-    idStarts[itemIndex + 1] = idCount;
-    let distinct = 0;
-    for (let k = start; k < idCount; k++) {
-      const id = allIds[k]!;
-      if (lastSeenIn[id] === itemIndex) continue;
+      if (lastSeenIn[id] === itemIndex) {
+        repeatedWords[repeatEnd++] = id;
+        continue;
+      }
       lastSeenIn[id] = itemIndex;
-      distinct++;
+      distinctWords[distinctEnd++] = id;
     }
     distinctStarts[itemIndex] = distinctCount;
-    distinctStarts[itemIndex + 1] = distinctCount;
-    if (distinct < minContentTokens) {
+    repeatStarts[itemIndex] = repeatCount;
+    if (distinctEnd - distinctCount < minContentTokens) {
+      // Too short: none of its words are kept (the next candidate's overwrite them).
+      distinctStarts[itemIndex + 1] = distinctCount;
+      repeatStarts[itemIndex + 1] = repeatCount;
       tooShort[itemIndex] = 1;
       return;
     }
-    distinctWords = growArray(distinctWords, distinctCount + distinct);
-    for (let k = start; k < idCount; k++) {
-      const id = allIds[k]!;
-      if (lastSeenIn[id] !== itemIndex) continue;
-      documentFrequency[id]!++;
-      lastSeenIn[id] = -2 - itemIndex;
-      distinctWords[distinctCount++] = id;
-    }
+    for (let k = distinctCount; k < distinctEnd; k++) documentFrequency[distinctWords[k]!]!++;
+    distinctCount = distinctEnd;
+    repeatCount = repeatEnd;
     distinctStarts[itemIndex + 1] = distinctCount;
+    repeatStarts[itemIndex + 1] = repeatCount;
   }
 
   /**
    * Every candidate's fingerprint, and its distinct words, once all are in (which words are the
-   * run's common ones depends on all of them). The word ids in text order are dropped afterwards.
+   * run's common ones depends on all of them). The repeated words are dropped afterwards.
    */
   function features(): NearDuplicateFeatures {
     const commonAbove = Math.max(RUN_COMMON_MIN_ITEMS, Math.floor(RUN_COMMON_SHARE * count));
     const highs: number[] = [];
     const lows: number[] = [];
+    /** Adds the hashes of words[from .. to) but the run's common words to highs and lows from `at`; returns where they end. */
+    const gatherFeatures = (words: Int32Array, from: number, to: number, at: number): number => {
+      let end = at;
+      for (let k = from; k < to; k++) {
+        const id = words[k]!;
+        if (documentFrequency[id]! > commonAbove) continue;
+        highs[end] = wordHighs[id]!;
+        lows[end] = wordLows[id]!;
+        end++;
+      }
+      return end;
+    };
     const result: NearDuplicateFeatures = {
       usable: new Uint8Array(count),
       hasFingerprint: new Uint8Array(count),
@@ -404,14 +419,8 @@ function createWordTable(minContentTokens: number) {
     for (let itemIndex = 0; itemIndex < count; itemIndex++) {
       if (tooShort[itemIndex] === 1) continue;
       result.usable[itemIndex] = 1;
-      let featureCount = 0;
-      for (let k = idStarts[itemIndex]!; k < idStarts[itemIndex + 1]!; k++) {
-        const id = allIds[k]!;
-        if (documentFrequency[id]! > commonAbove) continue;
-        highs[featureCount] = wordHighs[id]!;
-        lows[featureCount] = wordLows[id]!;
-        featureCount++;
-      }
+      const distinctFeatures = gatherFeatures(distinctWords, distinctStarts[itemIndex]!, distinctStarts[itemIndex + 1]!, 0);
+      const featureCount = gatherFeatures(repeatedWords, repeatStarts[itemIndex]!, repeatStarts[itemIndex + 1]!, distinctFeatures);
       // Word overlap uses every content word: the run's common words are most of what two copies share.
       // A text made only of them (a specification whose sentence every version repeats) has no
       // fingerprint, but its copies can still be found by overlap, with versions kept apart.
@@ -421,7 +430,7 @@ function createWordTable(minContentTokens: number) {
       result.fingerprintHigh[itemIndex] = fingerprint.high;
       result.fingerprintLow[itemIndex] = fingerprint.low;
     }
-    allIds = new Int32Array(0);
+    repeatedWords = new Int32Array(0);
     return result;
   }
 
@@ -448,15 +457,16 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS);
   const tokens = createTokenIds();
   const keeps: K[] = [];
-  // Per candidate, in plain arrays rather than an object each: these live until finish().
+  // Per candidate, in columns rather than an object each: these live until finish(). Values few
+  // distinct ones fill are interned (interned-column.ts); a score is a double (NaN: none).
   const ids: string[] = [];
-  const scores: (number | null)[] = [];
+  let scores = new Float64Array(1024);
   const canonicals: (string | null)[] = [];
-  const contentHashes: (string | undefined)[] = [];
+  const contentHashes = createInternedColumn<string | undefined>();
   const urls: (string | null)[] = [];
-  const providers: string[] = [];
-  const versions: string[] = [];
-  const translations: (string | null)[] = [];
+  const providers = createInternedColumn<string>();
+  const versions = createInternedColumn<string>();
+  const translations = createInternedColumn<string | null>();
   // Each candidate's canonical URL as a number (-1: none), equal numbers for equal URLs: joining a
   // cluster by URL is then an array lookup.
   const urlNumbers = createStringNumbers();
@@ -464,9 +474,10 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   function addRead(keys: MatchKeys, words: CandidateTokens, keep: K): void {
     urlNumberOf = growArray(urlNumberOf, ids.length + 1);
     urlNumberOf[ids.length] = keys.canonicalUrl === null ? -1 : urlNumbers.numberOf(keys.canonicalUrl, keys.canonicalUrlHash);
+    scores = growArray(scores, ids.length + 1);
+    scores[ids.length] = keys.score ?? Number.NaN;
     keeps.push(keep);
     ids.push(keys.id);
-    scores.push(keys.score);
     canonicals.push(keys.canonicalUrl);
     contentHashes.push(keys.contentHash);
     urls.push(keys.url);
@@ -486,9 +497,9 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
       const order = rankOrderOf({
         count: ids.length,
         id: (index) => ids[index]!,
-        score: (index) => scores[index]!,
+        score: (index) => (Number.isNaN(scores[index]!) ? null : scores[index]!),
         canonicalUrl: (index) => canonicals[index],
-        contentHash: (index) => contentHashes[index],
+        contentHash: (index) => contentHashes.at(index),
       });
       const clusters: DedupedItem<K>[] = [];
       // By cluster, the provider + URL keys of its sources: most clusters never get a second copy, and get no set.
@@ -497,7 +508,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
         const id = ids[index]!;
         const canonical = canonicals[index]!;
         const url = urls[index]!;
-        const provider = providers[index]!;
+        const provider = providers.at(index);
         const source: SourceRef = { provider, url, id };
         const match = clustering.join(index);
         if (match === null) {
@@ -527,7 +538,7 @@ function sourceKey(provider: string, url: string | null): string {
  * The clusters of one run as candidates join them best first: `join` returns the cluster a
  * candidate merges into and why, or null after starting a new cluster with it as the leader.
  */
-function createClustering(features: NearDuplicateFeatures, urls: { numberOf: Int32Array; count: number }, versions: readonly string[], translations: readonly (string | null)[], threshold: number, overlapThreshold: number) {
+function createClustering(features: NearDuplicateFeatures, urls: { numberOf: Int32Array; count: number }, versions: InternedColumn<string>, translations: InternedColumn<string | null>, threshold: number, overlapThreshold: number) {
   const { usable, hasFingerprint, fingerprintHigh, fingerprintLow } = features;
   // By URL number, the cluster a canonical URL joined first (-1: none yet).
   const clusterByUrl = new Int32Array(urls.count).fill(-1);
@@ -538,8 +549,8 @@ function createClustering(features: NearDuplicateFeatures, urls: { numberOf: Int
   let clusterCount = 0;
 
   function join(index: number): { cluster: number; reason: MergeReason } | null {
-    const version = versions[index]!;
-    const translation = translations[index] ?? null;
+    const version = versions.at(index);
+    const translation = translations.at(index);
     const url = urls.numberOf[index]!;
     let cluster = url === -1 || clusterByUrl[url] === -1 ? undefined : clusterByUrl[url];
     let reason: MergeReason = 'canonical_url';
