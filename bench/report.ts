@@ -165,7 +165,7 @@ function threadCpuFigure(figures: ProcessFigures): string {
 /** Where a rank's wall time went, from its own timings: reading on every thread, then the ranking thread alone. */
 function rankPhasesFigure(skrya: RankRun): string {
   const { started, firstBatch, read, ranked, written } = skrya.phases;
-  return `node and the command's modules loaded at ${seconds(started)}; the first batch back from a reading thread at ${seconds(firstBatch)}; all lines read at ${seconds(read)} (the reading threads and this thread, both cores); then the ranking thread alone: ranking (dedupe's clustering, fusion, order) ${seconds(ranked - read)}, writing ${seconds(written - ranked)}; done at ${seconds(written)} of the process's time, the rest of the ${seconds(skrya.medianWallMs)} wall is the launcher that starts node again with rank's flags, and the exit`;
+  return `node and the command's modules loaded at ${seconds(started)}; the first batch back from a reading thread at ${seconds(firstBatch)}; all lines read at ${seconds(read)} (the reading threads and this thread, both cores); then the ranking thread alone: ranking (dedupe's clustering, fusion, order) ${seconds(ranked - read)}, writing ${seconds(written - ranked)}; done at ${seconds(written)} of the process's time, the rest of the ${seconds(skrya.medianWallMs)} wall is the launcher (the CLI before it replaces itself with node started with rank's flags) and the exit`;
 }
 
 /** Microseconds of the ranking phase an input line. */
@@ -197,7 +197,7 @@ function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
   return [
     [`\`${skrya.command}\` on ${input}`, `${processFigure(skrya)}; ${formatNumber(skrya.documents)} documents left`, `≤ ${seconds(RANK_AIM.wallMs)}, ≤ ${RANK_AIM.peakRssMb} MB, all ${formatNumber(rank.trueDocuments)} documents`, shortfalls.length === 0 ? met(true) : `${met(false)} ${shortfalls.join('; ')}`],
     [`  ${skrya.command}: its phases (\`--timings\`, medians of the runs)`, rankPhasesFigure(skrya), '', ''],
-    [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread and the launcher that starts node again with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
+    [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread, and the launcher before it replaced itself with node started with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
     [`  ${skrya.command} alone on ${formatNumber(rank.smaller.lines)} results of the same kind`, smallerFigure(rank), '', ''],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
     ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],

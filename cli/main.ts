@@ -3,7 +3,7 @@ import { COMMANDS, requestedCommand, type CommandEntry } from './commands/index.
 import { runWithNodeFlags, startedWith } from './node-flags.ts';
 
 async function runCommand(chosen: CommandEntry | undefined): Promise<void> {
-  // Loaded here, not at the top: a command started again with node flags (runWithNodeFlags) never parses in this process.
+  // Loaded here, not at the top: a command that needs node flags replaces this process (runWithNodeFlags) before it parses.
   const { Command, CommanderError } = await import('commander');
   const program = new Command('skrya')
     .description('Skrya: a streaming ingestion pipeline on Kafka, from sources.json to latest-ingest.json')
@@ -51,7 +51,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const chosen = requestedCommand(process.argv.slice(2));
 if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) {
-  await runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
+  runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
 } else {
   await runCommand(chosen);
   if (chosen?.exitsWhenDone === true) await exitOnceFlushed();

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { SkryaError } from '../runtime/errors.ts';
 
 /**
  * Running a command in a node started with V8 flags it needs: some (the young generation's size)
- * take effect only when node starts, so the CLI starts node again with them for that command alone
- * and stands aside: the child shares stdin, stdout and stderr, gets the signals the CLI gets, and
- * its exit code (or the signal that ended it) becomes the CLI's.
+ * take effect only when node starts, so the CLI replaces itself (execve) with a node started with
+ * them, for that command alone. It is the same process: stdin, stdout and stderr, signals and the
+ * exit code are the command's own, and nothing waits beside it.
  */
 
 /** The option part of a flag: `--max-semi-space-size` of `--max-semi-space-size=16`. */
@@ -36,31 +36,15 @@ export function withGlibcTunables(current: string | undefined, tunables: readonl
   return [...entries, ...tunables.filter((tunable) => !named.has(tunableName(tunable)))].join(':');
 }
 
-/** Signals a user or a supervisor sends to stop the CLI: handed on to the child, which decides. */
-const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 /**
- * Runs this CLI invocation again (same script, arguments and node options) in a node started with
- * `flags` and with `glibcTunables` added to its GLIBC_TUNABLES, and ends this process the way the
- * child ended: with its exit code, or killed by the same signal.
+ * Replaces this process with a node started with `flags` and with `glibcTunables` added to its
+ * GLIBC_TUNABLES, running this CLI invocation again (same script, arguments and node options).
+ * Before, a child node ran the command while this one waited to pass on signals and the exit
+ * code: on the bench's 20k-result rank, 12 alternating pairs, 2.17 s against 2.05 s with execve.
  */
-export async function runWithNodeFlags(flags: readonly string[], glibcTunables: readonly string[] = []): Promise<void> {
-  // Listening before the child starts, so a signal that comes while it starts is handed on too: a
-  // listener runs only after spawn has returned, once `child` is set.
-  const forward = (signal: NodeJS.Signals) => {
-    child.kill(signal);
-  };
-  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+export function runWithNodeFlags(flags: readonly string[], glibcTunables: readonly string[] = []): never {
   const env = glibcTunables.length === 0 ? process.env : { ...process.env, GLIBC_TUNABLES: withGlibcTunables(process.env.GLIBC_TUNABLES, glibcTunables) };
-  const child = spawn(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit', env });
-  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
-  if (ended.signal !== null) {
-    process.kill(process.pid, ended.signal);
-    return;
-  }
-  process.exitCode = ended.code ?? 1;
+  // Every Node line Skrya supports has execve on POSIX systems; Windows has none.
+  if (process.execve === undefined) throw new SkryaError('CONFIG_INVALID', `this platform cannot start node again with the flags this command needs: run node with ${flags.join(' ')} yourself`);
+  return process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], env);
 }

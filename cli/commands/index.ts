@@ -11,7 +11,8 @@ export interface CommandEntry {
   load(): Promise<(program: Command) => void>;
   /**
    * Node options the command's process must start with (V8 heap sizes cannot change once node
-   * runs): the CLI starts node again with them for this command alone (cli/node-flags.ts).
+   * runs): the CLI replaces itself (execve) with a node started with them, for this command alone
+   * (cli/node-flags.ts).
    */
   nodeFlags?: readonly string[];
   /**
