@@ -50,9 +50,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const chosen = requestedCommand(process.argv.slice(2));
-if (chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags)) {
-  runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
-} else {
+// A command that needs node flags this node lacks replaces this process with one that has them, where it can.
+const replaced = chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags) && runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
+if (!replaced) {
   await runCommand(chosen);
   if (chosen?.exitsWhenDone === true) await exitOnceFlushed();
 }

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { requestedCommand } from './commands/index.ts';
-import { startedWith, withGlibcTunables } from './node-flags.ts';
+import { runWithNodeFlags, startedWith, withGlibcTunables } from './node-flags.ts';
 
 const CLI = fileURLToPath(new URL('../bin/skrya.js', import.meta.url));
 const RANK_FLAGS = requestedCommand(['rank'])!.nodeFlags!;
@@ -83,6 +83,19 @@ describe('withGlibcTunables', () => {
     expect(withGlibcTunables('', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=1');
     expect(withGlibcTunables('glibc.malloc.arena_max=2', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1');
     expect(withGlibcTunables('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2', ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2');
+  });
+});
+
+describe('runWithNodeFlags where node cannot replace its process', () => {
+  it('returns false, so the command runs in this process without the flags', () => {
+    // As on Windows, where node has no execve.
+    const { execve } = process;
+    Object.defineProperty(process, 'execve', { value: undefined, configurable: true, writable: true });
+    try {
+      expect(runWithNodeFlags(RANK_FLAGS, RANK_TUNABLES)).toBe(false);
+    } finally {
+      Object.defineProperty(process, 'execve', { value: execve, configurable: true, writable: true });
+    }
   });
 });
 

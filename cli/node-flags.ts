@@ -1,5 +1,3 @@
-import { SkryaError } from '../runtime/errors.ts';
-
 /**
  * Running a command in a node started with V8 flags it needs: some (the young generation's size)
  * take effect only when node starts, so the CLI replaces itself (execve) with a node started with
@@ -38,13 +36,15 @@ export function withGlibcTunables(current: string | undefined, tunables: readonl
 
 /**
  * Replaces this process with a node started with `flags` and with `glibcTunables` added to its
- * GLIBC_TUNABLES, running this CLI invocation again (same script, arguments and node options).
- * Before, a child node ran the command while this one waited to pass on signals and the exit
- * code: on the bench's 20k-result rank, 12 alternating pairs, 2.17 s against 2.05 s with execve.
+ * GLIBC_TUNABLES, running this CLI invocation again (same script, arguments and node options); it
+ * does not return. Before, a child node ran the command while this one waited to pass on signals
+ * and the exit code: on the bench's 20k-result rank, 12 alternating pairs, 2.17 s against 2.05 s
+ * with execve. False where node cannot replace its process (every supported Node line can on
+ * POSIX systems; Windows cannot): the command then runs in this process, without the flags, which
+ * only cost it memory.
  */
-export function runWithNodeFlags(flags: readonly string[], glibcTunables: readonly string[] = []): never {
+export function runWithNodeFlags(flags: readonly string[], glibcTunables: readonly string[] = []): boolean {
+  if (process.execve === undefined) return false;
   const env = glibcTunables.length === 0 ? process.env : { ...process.env, GLIBC_TUNABLES: withGlibcTunables(process.env.GLIBC_TUNABLES, glibcTunables) };
-  // Every Node line Skrya supports has execve on POSIX systems; Windows has none.
-  if (process.execve === undefined) throw new SkryaError('CONFIG_INVALID', `this platform cannot start node again with the flags this command needs: run node with ${flags.join(' ')} yourself`);
   return process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], env);
 }
