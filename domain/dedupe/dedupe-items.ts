@@ -458,7 +458,8 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   const tokens = createTokenIds();
   const keeps: K[] = [];
   // Per candidate, in columns rather than an object each: these live until finish(). Values few
-  // distinct ones fill are interned (interned-column.ts); a score is a double (NaN: none).
+  // distinct ones fill are interned (interned-column.ts); so are content hashes, which `skrya rank`
+  // never has and a collector run has a few hundred of. A score is a double (NaN: none).
   const ids: string[] = [];
   let scores = new Float64Array(1024);
   const canonicals: (string | null)[] = [];
