@@ -6,3 +6,4 @@
 import './kafkajs-read-committed.ts';
 import './kafkajs-partitioning.ts';
 import './kafkajs-record-encoding.ts';
+import './kafkajs-request-encoding.ts';
