@@ -226,8 +226,10 @@ export type OutputWriter = (chunk: Buffer) => void | Promise<void>;
 /**
  * Output gathered into buffers of about OUTPUT_CHUNK_BYTES, each handed to `write` once full (at
  * a line end), so the output is encoded a line's parts at a time, never as one string. Two buffers
- * take turns: one is filled while `write` has the other. A new buffer a chunk instead cost the
- * 100k bench rank's writing about 50 ms (5 alternating pairs), each megabyte fresh pages.
+ * take turns: one is filled while `write` has the other. A new buffer a chunk touched a megabyte
+ * of fresh pages each time: on the bench's 100k rank, writing took 455 ms against 471 (6
+ * alternating pairs, a window of cheap page faults), and one buffer reused outright, the upper
+ * bound, 512 against 562 (5 pairs, a slower one).
  */
 function bufferedOutput(write: OutputWriter) {
   let buffer: Buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
