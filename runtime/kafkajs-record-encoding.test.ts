@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { kafkajsOriginal } from '../test/support/kafkajs-original.ts';
+import { createRandom, randomText } from '../test/support/random-text.ts';
 import { encodeRecord } from './kafkajs-record-encoding.ts';
 
 type RecordEncoder = (record: Parameters<typeof encodeRecord>[0]) => { buffer: Buffer };
@@ -19,20 +20,6 @@ const SKRYA_HEADERS = {
   'skrya-topic-id': 'kafka-news',
   'skrya-run-id': 'run-20261205-abcdef',
 };
-
-/** A deterministic generator, so a failing case can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-function randomText(next: () => number, length: number): string {
-  const alphabet = ['a', 'Z', '7', ' ', 'é', 'ß', '中', '文', '🙂', '\u0000'];
-  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
 
 describe('encodeRecord (kafkajs record v0, written in one buffer)', () => {
   it.each([
@@ -53,7 +40,7 @@ describe('encodeRecord (kafkajs record v0, written in one buffer)', () => {
   });
 
   it('writes the bytes kafkajs writes for random records', () => {
-    const next = random(2026);
+    const next = createRandom(2026);
     for (let round = 0; round < 300; round++) {
       const headers: Record<string, string | Buffer> = {};
       for (let index = Math.floor(next() * 9); index > 0; index--) headers[randomText(next, 1 + Math.floor(next() * 20))] = next() < 0.5 ? randomText(next, Math.floor(next() * 300)) : Buffer.from(randomText(next, Math.floor(next() * 40)));
@@ -88,7 +75,7 @@ describe('the batch checksum kafkajs loads', () => {
     await import('./kafkajs-replacements.ts');
     const loaded = require('kafkajs/src/protocol/recordBatch/crc32C/index.js') as ((bytes: Buffer) => number) & Record<symbol, unknown>;
     expect(loaded[Symbol.for('skrya.kafkajs.batchChecksum')]).toBe(true);
-    const next = random(7);
+    const next = createRandom(7);
     const bytes = Buffer.from(Array.from({ length: 70_001 }, () => Math.floor(next() * 256)));
     for (const length of [0, 1, 3, 8, 9, 4_096, 70_001]) expect(loaded(bytes.subarray(0, length))).toBe(kafkajsChecksum(bytes.subarray(0, length)));
   });

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { kafkajsOriginal } from '../test/support/kafkajs-original.ts';
+import { createRandom, randomText } from '../test/support/random-text.ts';
 import { frameRequest } from './kafkajs-request-encoding.ts';
 
 const require = createRequire(import.meta.url);
@@ -24,23 +25,9 @@ type Framing = (options: { correlationId: number; clientId: string | null; reque
 const OriginalEncoder = kafkajsOriginal<EncoderClass>('kafkajs/src/protocol/encoder.js');
 const kafkajsFraming = kafkajsOriginal<Framing>('kafkajs/src/protocol/request.js');
 
-/** A deterministic generator, so a failing case can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-function randomText(next: () => number, length: number): string {
-  const alphabet = ['a', 'Z', '7', ' ', 'é', '中', '🙂', '\u0000'];
-  return Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
-
 /** The same writes, of every kind and size, into an Encoder of the given class. */
 function writeRandomly(EncoderOf: EncoderClass, seed: number): Buffer {
-  const next = random(seed);
+  const next = createRandom(seed);
   const encoder = new EncoderOf();
   for (let write = 0; write < 400; write++) {
     const kind = Math.floor(next() * 6);
