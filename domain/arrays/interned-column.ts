@@ -1,4 +1,4 @@
-import { growArray } from './grow-array.ts';
+import { FIRST_CAPACITY, growArray } from './grow-array.ts';
 
 /**
  * A per-item column of values that few distinct ones fill (a provider's name, a result list, a
@@ -15,7 +15,7 @@ export interface InternedColumn<V> {
 export function createInternedColumn<V>(): InternedColumn<V> {
   const numbers = new Map<V, number>();
   const values: V[] = [];
-  let column = new Int32Array(1024);
+  let column = new Int32Array(FIRST_CAPACITY);
   let length = 0;
   return {
     push(value) {

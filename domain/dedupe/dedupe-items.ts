@@ -4,7 +4,7 @@ import { createTokenIds, type TokenWords } from '../text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
 import { fnv1a } from '../learned/random.ts';
 import { createStringNumbers } from './string-numbers.ts';
-import { growArray } from '../arrays/grow-array.ts';
+import { FIRST_CAPACITY, growArray } from '../arrays/grow-array.ts';
 import { createInternedColumn, type InternedColumn } from '../arrays/interned-column.ts';
 import { featureHash, simhashOfFeatures } from './simhash.ts';
 import { translationKey } from './translation-key.ts';
@@ -316,15 +316,15 @@ function createWordTable(minContentTokens: number) {
   const documentFrequency: number[] = [];
   const lastSeenIn: number[] = [];
   // Candidate i's repeated words: repeatedWords[repeatStarts[i] .. repeatStarts[i + 1]) (empty when too short).
-  let repeatedWords = new Int32Array(1 << 10);
+  let repeatedWords = new Int32Array(FIRST_CAPACITY);
   let repeatCount = 0;
-  let repeatStarts = new Int32Array(1024);
+  let repeatStarts = new Int32Array(FIRST_CAPACITY);
   // 1: too few distinct content words to take part in near-duplicate matching.
-  let tooShort = new Int32Array(1024);
+  let tooShort = new Int32Array(FIRST_CAPACITY);
   // Candidate i's distinct words, in the order they first occur: distinctWords[distinctStarts[i] .. distinctStarts[i + 1]) (empty when too short).
-  let distinctWords = new Int32Array(1 << 12);
+  let distinctWords = new Int32Array(FIRST_CAPACITY);
   let distinctCount = 0;
-  let distinctStarts = new Int32Array(1024);
+  let distinctStarts = new Int32Array(FIRST_CAPACITY);
   let count = 0;
 
   /** The word id of a token (STOP_WORD for a stop word); a new word is hashed once. */
@@ -350,7 +350,7 @@ function createWordTable(minContentTokens: number) {
     tooShort = growArray(tooShort, count);
     distinctStarts = growArray(distinctStarts, count + 1);
     let words = tables.get(table);
-    if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(1024), registered: 0 }));
+    if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(FIRST_CAPACITY), registered: 0 }));
     // Tokens the table has added since: each becomes its word's id.
     words.wordOfToken = growArray(words.wordOfToken, table.size);
     const { wordOfToken } = words;
@@ -461,7 +461,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   // distinct ones fill are interned (interned-column.ts); so are content hashes, which `skrya rank`
   // never has and a collector run has a few hundred of. A score is a double (NaN: none).
   const ids: string[] = [];
-  let scores = new Float64Array(1024);
+  let scores = new Float64Array(FIRST_CAPACITY);
   const canonicals: (string | null)[] = [];
   const contentHashes = createInternedColumn<string | undefined>();
   const urls: (string | null)[] = [];
@@ -471,7 +471,7 @@ export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
   // Each candidate's canonical URL as a number (-1: none), equal numbers for equal URLs: joining a
   // cluster by URL is then an array lookup.
   const urlNumbers = createStringNumbers();
-  let urlNumberOf = new Int32Array(1024);
+  let urlNumberOf = new Int32Array(FIRST_CAPACITY);
   function addRead(keys: MatchKeys, words: CandidateTokens, keep: K): void {
     urlNumberOf = growArray(urlNumberOf, ids.length + 1);
     urlNumberOf[ids.length] = keys.canonicalUrl === null ? -1 : urlNumbers.numberOf(keys.canonicalUrl, keys.canonicalUrlHash);
@@ -597,12 +597,12 @@ export function createOverlapIndex(features: NearDuplicateFeatures, overlapThres
   const { words, wordsStart, wordsEnd, documentFrequency } = features;
   const wordLeaders = new Map<number, number[]>();
   // Cluster → its leader's candidate index (-1: the leader has no word set).
-  let leaderOf = new Int32Array(1024).fill(-1);
+  let leaderOf = new Int32Array(FIRST_CAPACITY).fill(-1);
   // Cluster → the lookup that last counted it as a candidate, and how many of the item's indexed words it shares.
-  let seenIn = new Int32Array(1024).fill(-1);
-  let sharedIndexed = new Int32Array(1024);
+  let seenIn = new Int32Array(FIRST_CAPACITY).fill(-1);
+  let sharedIndexed = new Int32Array(FIRST_CAPACITY);
   // The clusters a lookup found, in the order found.
-  let candidates = new Int32Array(1024);
+  let candidates = new Int32Array(FIRST_CAPACITY);
   // Word → the lookup whose item has it: a leader's shared words are counted by reading its words
   // once, with no sorted word lists to merge (sorting every item's words cost more than the lookups).
   const markedIn = new Int32Array(documentFrequency.length).fill(-1);

@@ -1,4 +1,4 @@
-import { growArray } from '../arrays/grow-array.ts';
+import { FIRST_CAPACITY, growArray } from '../arrays/grow-array.ts';
 import { popcount32 } from './simhash.ts';
 
 /**
@@ -58,12 +58,12 @@ export function createFingerprintIndex(threshold: number): FingerprintIndex {
   let masks = Int32Array.of();
   let heads = Int32Array.of();
   let tails = Int32Array.of();
-  let next = new Int32Array(BANDS * 1024);
+  let next = new Int32Array(BANDS * FIRST_CAPACITY);
   // Both halves as int32: XOR gives the same bits whatever the sign.
-  let highs = new Int32Array(1024);
-  let lows = new Int32Array(1024);
+  let highs = new Int32Array(FIRST_CAPACITY);
+  let lows = new Int32Array(FIRST_CAPACITY);
   // Entries in the order they were added, to relink them when the buckets grow.
-  let added = new Int32Array(1024);
+  let added = new Int32Array(FIRST_CAPACITY);
   let count = 0;
 
   const link = (entry: number) => {

@@ -1,4 +1,4 @@
-import { growArray } from '../arrays/grow-array.ts';
+import { FIRST_CAPACITY, growArray } from '../arrays/grow-array.ts';
 
 /**
  * Numbers for strings, equal strings one number (0, 1, 2 … in the order first seen), each string
@@ -17,10 +17,10 @@ const EMPTY = -1;
 
 export function createStringNumbers(): StringNumbers {
   // Open addressing, linear probing, at most half full: a slot holds a string's number (EMPTY: none).
-  let slots = new Int32Array(1024).fill(EMPTY);
+  let slots = new Int32Array(FIRST_CAPACITY).fill(EMPTY);
   const strings: string[] = [];
   // By number: each string's hash, to place it again when the table grows.
-  let hashes = new Int32Array(1024);
+  let hashes = new Int32Array(FIRST_CAPACITY);
 
   function place(number: number): void {
     const mask = slots.length - 1;
