@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../learned/random.ts';
 import { createTokenIds } from '../text/token-ids.ts';
-import { createDedupeRun, createOverlapIndex, DEFAULT_OVERLAP_THRESHOLD, dedupeItems, differentVersions, matchedText, matchKeys, MIN_SHARED_WORDS, OVERLAP_INDEX_MAX_ITEMS, rankOrder, versionKey, type DedupeCandidate, type NearDuplicateFeatures } from './dedupe-items.ts';
+import { createDedupeRun, createOverlapIndex, DEFAULT_OVERLAP_THRESHOLD, dedupeItems, differentVersions, matchedText, matchKeys, MIN_SHARED_WORDS, OVERLAP_INDEX_MAX_ITEMS, rankOrder, versionKey, VOCABULARY_LIMIT, vocabularyTokens, type DedupeCandidate, type NearDuplicateFeatures } from './dedupe-items.ts';
 
 const candidate = (overrides: Partial<DedupeCandidate> & { id: string }): DedupeCandidate => ({
   url: null,
@@ -373,6 +373,53 @@ describe('createDedupeRun: candidates read elsewhere (addRead)', () => {
     const read = run.finish();
     expect(read).toEqual(dedupeItems(items));
     expect(read.length).toBeLessThan(items.length);
+  });
+});
+
+describe('dedupeItems: the vocabulary kept from run to run', () => {
+  /** The run read with a token table of its own, as every run was before the vocabulary was shared. */
+  const withTableOfItsOwn = (items: readonly DedupeCandidate[]) => {
+    const run = createDedupeRun<DedupeCandidate>();
+    for (const item of items) run.add(item, item);
+    return run.finish();
+  };
+  // Runs drawn from one pool of words (ASCII, capitalized, accented, Chinese and stop words), so
+  // each run meets words earlier runs left in the vocabulary, in another order, beside new ones.
+  const POOL = ['kafka', 'Kafka', 'release', 'broker', 'partition', 'the', 'and', 'of', 'café', 'naïve', 'Ünïcode', '发布', '版本', 'consumer', 'offset', 'v4', '1.30', 'streams'];
+  const runOf = (seed: number, size: number): DedupeCandidate[] => {
+    const random = createRandom(seed);
+    const fresh = (prefix: string) => `${prefix}${Math.floor(random() * 1e6).toString(36)}`;
+    const items: DedupeCandidate[] = [];
+    for (let index = 0; index < size; index++) {
+      const words = Array.from({ length: 12 + Math.floor(random() * 30) }, () => (random() < 0.7 ? POOL[Math.floor(random() * POOL.length)]! : fresh('w')));
+      // A third of the items are near copies of one before them: the clusters depend on every word id.
+      const copyOf = index > 0 && random() < 0.33 ? items[Math.floor(random() * index)] : undefined;
+      const text = copyOf === undefined ? words.join(' ') : `${copyOf.text} ${fresh('x')}`;
+      items.push(candidate({ id: `r${seed}-${index}`, url: `https://site${index % 4}.example/${fresh('p')}`, title: random() < 0.5 ? 'Kafka release' : fresh('t'), text, score: Math.round(random() * 1e6) / 1e6 }));
+    }
+    return items;
+  };
+
+  it('clusters each run as a run read with a table of its own does, whatever runs came before', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 40 }), (seed, size) => {
+        const items = runOf(seed, size);
+        const shared = dedupeItems(items);
+        expect(shared).toEqual(withTableOfItsOwn(items));
+        // The same run again, every word now known to the vocabulary.
+        expect(dedupeItems(items)).toEqual(shared);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('starts afresh once it holds its limit of distinct tokens, and reads the runs after as before', () => {
+    const manyWords = Array.from({ length: VOCABULARY_LIMIT + 10 }, (_unused, index) => `t${index.toString(36)}`).join(' ');
+    dedupeItems([candidate({ id: 'many', url: 'https://example.com/many', text: manyWords })]);
+    expect(vocabularyTokens()).toBeGreaterThan(VOCABULARY_LIMIT);
+    const items = runOf(7, 30);
+    expect(dedupeItems(items)).toEqual(withTableOfItsOwn(items));
+    expect(vocabularyTokens()).toBeLessThan(VOCABULARY_LIMIT);
   });
 });
 

@@ -1,6 +1,6 @@
 import { canonicalUrl, type CanonicalHints } from '../urls/canonical-url.ts';
 import { isStopWord } from '../text/tokenize.ts';
-import { createTokenIds, type TokenWords } from '../text/token-ids.ts';
+import { createTokenIds, type TokenIds, type TokenWords } from '../text/token-ids.ts';
 import { createFingerprintIndex } from './fingerprint-index.ts';
 import { fnv1a } from '../learned/random.ts';
 import { createStringNumbers } from './string-numbers.ts';
@@ -283,7 +283,8 @@ export function matchedText(candidate: Pick<DedupeCandidate, 'title' | 'text'>):
 }
 
 export function dedupeItems<T extends DedupeCandidate>(items: readonly T[], options: DedupeOptions = {}): DedupedItem<T>[] {
-  const run = createDedupeRun<T>(options);
+  // The whole run is read here, in one call: the shared vocabulary serves one run at a time.
+  const run = createRun<T>(options, vocabularyForRun());
   for (const item of items) run.add(item, item);
   return run.finish();
 }
@@ -307,7 +308,69 @@ interface TableWords {
   registered: number;
 }
 
-function createWordTable(minContentTokens: number) {
+/**
+ * A token table kept from run to run, with what a run needs of each token worked out once: a
+ * collector closes run after run of a few dozen items over much the same words, and a table of
+ * its own each run had every word inserted (cut out, lower-cased, hashed twice) again. One run
+ * reads it at a time (dedupeItems: a whole run in one call), so a token's word id in that run
+ * sits beside it, valid where its stamp is the run's.
+ */
+interface Vocabulary {
+  tokens: TokenIds;
+  /** Tokens whose features are worked out below: ids 0 .. known - 1. */
+  known: number;
+  stopWord: Uint8Array<ArrayBuffer>;
+  highs: Int32Array<ArrayBuffer>;
+  lows: Int32Array<ArrayBuffer>;
+  runWord: Int32Array<ArrayBuffer>;
+  runStamp: Int32Array<ArrayBuffer>;
+  /** The stamp of the run reading it now; 0 marks no run. */
+  stamp: number;
+}
+
+/** Distinct tokens a vocabulary holds before it is started afresh, so no stream of new words grows it for ever (about 7 MB at the limit). */
+export const VOCABULARY_LIMIT = 1 << 16;
+
+function createVocabulary(): Vocabulary {
+  return { tokens: createTokenIds(), known: 0, stopWord: new Uint8Array(FIRST_CAPACITY), highs: new Int32Array(FIRST_CAPACITY), lows: new Int32Array(FIRST_CAPACITY), runWord: new Int32Array(FIRST_CAPACITY), runStamp: new Int32Array(FIRST_CAPACITY), stamp: 0 };
+}
+
+/** The features of the tokens the vocabulary's table added since it last looked. */
+function learnNewTokens(vocabulary: Vocabulary): void {
+  const { tokens } = vocabulary;
+  if (vocabulary.known === tokens.size) return;
+  vocabulary.stopWord = growArray(vocabulary.stopWord, tokens.size);
+  vocabulary.highs = growArray(vocabulary.highs, tokens.size);
+  vocabulary.lows = growArray(vocabulary.lows, tokens.size);
+  vocabulary.runWord = growArray(vocabulary.runWord, tokens.size);
+  vocabulary.runStamp = growArray(vocabulary.runStamp, tokens.size);
+  for (let token = vocabulary.known; token < tokens.size; token++) {
+    const word = tokens.word(token);
+    vocabulary.stopWord[token] = isStopWord(word) ? 1 : 0;
+    const { high, low } = featureHash(word);
+    vocabulary.highs[token] = high;
+    vocabulary.lows[token] = low;
+  }
+  vocabulary.known = tokens.size;
+}
+
+let sharedVocabulary = createVocabulary();
+
+/** Distinct tokens the vocabulary dedupeItems reads with holds now: what its memory grows with. */
+export function vocabularyTokens(): number {
+  return sharedVocabulary.tokens.size;
+}
+
+/** The vocabulary for the next run, started afresh once it holds VOCABULARY_LIMIT tokens; the run takes a stamp of its own. */
+function vocabularyForRun(): Vocabulary {
+  if (sharedVocabulary.tokens.size >= VOCABULARY_LIMIT) sharedVocabulary = createVocabulary();
+  sharedVocabulary.stamp = sharedVocabulary.stamp === 0x7fffffff ? 1 : sharedVocabulary.stamp + 1;
+  // A stamp coming round again could match a token stamped long ago: that run's marks are cleared.
+  if (sharedVocabulary.stamp === 1) sharedVocabulary.runStamp.fill(0);
+  return sharedVocabulary;
+}
+
+function createWordTable(minContentTokens: number, vocabulary: Vocabulary | null) {
   // A word's id, by the word, whichever token table it came from.
   const wordIds = new Map<string, number>();
   const tables = new Map<TokenWords, TableWords>();
@@ -327,21 +390,49 @@ function createWordTable(minContentTokens: number) {
   let distinctStarts = new Int32Array(FIRST_CAPACITY);
   let count = 0;
 
+  /** A new word of this run, with its feature hash halves: its id. */
+  function newWord(high: number, low: number): number {
+    wordHighs.push(high);
+    wordLows.push(low);
+    documentFrequency.push(0);
+    lastSeenIn.push(-1);
+    return wordHighs.length - 1;
+  }
+
   /** The word id of a token (STOP_WORD for a stop word); a new word is hashed once. */
   function wordIdOf(token: string): number {
     const known = wordIds.get(token);
     if (known !== undefined) return known;
     let id = STOP_WORD;
     if (!isStopWord(token)) {
-      id = wordHighs.length;
       const { high, low } = featureHash(token);
-      wordHighs.push(high);
-      wordLows.push(low);
-      documentFrequency.push(0);
-      lastSeenIn.push(-1);
+      id = newWord(high, low);
     }
     wordIds.set(token, id);
     return id;
+  }
+
+  /** The word ids of the tokens the vocabulary gave this text, in vocabulary.runWord: a token new to this run becomes its next word. */
+  function vocabularyWords(vocabulary: Vocabulary, tokenIds: Int32Array, from: number, to: number): Int32Array {
+    learnNewTokens(vocabulary);
+    const { runWord, runStamp, stamp, stopWord, highs, lows } = vocabulary;
+    for (let k = from; k < to; k++) {
+      const token = tokenIds[k]!;
+      if (runStamp[token] === stamp) continue;
+      runStamp[token] = stamp;
+      runWord[token] = stopWord[token] === 1 ? STOP_WORD : newWord(highs[token]!, lows[token]!);
+    }
+    return runWord;
+  }
+
+  /** A table's token ids as word ids, the tokens it added since registered first. */
+  function tableWords(table: TokenWords): Int32Array {
+    let words = tables.get(table);
+    if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(FIRST_CAPACITY), registered: 0 }));
+    words.wordOfToken = growArray(words.wordOfToken, table.size);
+    const { wordOfToken } = words;
+    for (; words.registered < table.size; words.registered++) wordOfToken[words.registered] = wordIdOf(table.word(words.registered));
+    return wordOfToken;
   }
 
   function add({ table, ids: tokenIds, start: tokenStart, count: tokenCount }: CandidateTokens): void {
@@ -349,12 +440,7 @@ function createWordTable(minContentTokens: number) {
     repeatStarts = growArray(repeatStarts, count + 1);
     tooShort = growArray(tooShort, count);
     distinctStarts = growArray(distinctStarts, count + 1);
-    let words = tables.get(table);
-    if (words === undefined) tables.set(table, (words = { wordOfToken: new Int32Array(FIRST_CAPACITY), registered: 0 }));
-    // Tokens the table has added since: each becomes its word's id.
-    words.wordOfToken = growArray(words.wordOfToken, table.size);
-    const { wordOfToken } = words;
-    for (; words.registered < table.size; words.registered++) wordOfToken[words.registered] = wordIdOf(table.word(words.registered));
+    const wordOfToken = vocabulary !== null && table === vocabulary.tokens ? vocabularyWords(vocabulary, tokenIds, tokenStart, tokenStart + tokenCount) : tableWords(table);
     // One pass over the tokens: each content word goes to the distinct or the repeated words, after the run's so far.
     distinctWords = growArray(distinctWords, distinctCount + tokenCount);
     repeatedWords = growArray(repeatedWords, repeatCount + tokenCount);
@@ -453,9 +539,14 @@ export interface NearDuplicateFeatures {
 }
 
 export function createDedupeRun<K>(options: DedupeOptions = {}): DedupeRun<K> {
+  return createRun(options, null);
+}
+
+/** A run whose `add` reads texts with `vocabulary`'s table (else a table of its own). */
+function createRun<K>(options: DedupeOptions, vocabulary: Vocabulary | null): DedupeRun<K> {
   const threshold = options.hammingThreshold ?? DEFAULT_HAMMING_THRESHOLD;
-  const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS);
-  const tokens = createTokenIds();
+  const wordTable = createWordTable(options.minContentTokens ?? DEFAULT_MIN_CONTENT_TOKENS, vocabulary);
+  const tokens = vocabulary?.tokens ?? createTokenIds();
   const keeps: K[] = [];
   // Per candidate, in columns rather than an object each: these live until finish(). Values few
   // distinct ones fill are interned (interned-column.ts); so are content hashes, which `skrya rank`
