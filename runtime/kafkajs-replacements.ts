@@ -6,4 +6,5 @@
 import './kafkajs-read-committed.ts';
 import './kafkajs-partitioning.ts';
 import './kafkajs-record-encoding.ts';
+import './kafkajs-record-decoding.ts';
 import './kafkajs-request-encoding.ts';
