@@ -56,6 +56,29 @@ describe('renderDigest: up to 5 items, a ranked list', () => {
     expect(digest).toContain('1. [Arrays \\[1\\] and more](https://example.org/a%28b%29) — Line one line two');
   });
 
+  it('cuts a long summary at 160 characters (code points, emoji and lone surrogates included) with an ellipsis', () => {
+    /** What a snippet is: the summary on one line, its first 159 code points and an ellipsis when it has more than 160. */
+    const snippetOf = (summary: string) => {
+      const characters = [...summary.replace(/\s+/g, ' ').trim()];
+      return characters.length <= 160 ? characters.join('') : `${characters.slice(0, 159).join('').trimEnd()}…`;
+    };
+    const summaries = [
+      'a'.repeat(160),
+      'a'.repeat(161),
+      `${'🙂'.repeat(100)}`,
+      `${'🙂'.repeat(160)}`,
+      `${'🙂'.repeat(161)}`,
+      `${'x'.repeat(158)}🙂🙂 tail`,
+      `${'x'.repeat(158)} \uD83D${'y'.repeat(10)}`,
+      `${'word '.repeat(40)}\n\n${'more '.repeat(40)}`,
+      `${'中文'.repeat(200)}`,
+    ];
+    for (const summary of summaries) {
+      const line = renderDigest(run([item({ title: 'Long', summary: `Lead. ${summary}`, score: null })])).split('\n').find((text) => text.startsWith('1. '))!;
+      expect(line).toBe(`1. [Long](https://example.org/long) — ${snippetOf(`Lead. ${summary}`)} \`[brave]\``);
+    }
+  });
+
   it('says so when there is nothing', () => {
     expect(renderDigest(run([]))).toContain('No results for this run');
   });
