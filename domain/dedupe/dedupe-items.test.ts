@@ -41,6 +41,24 @@ describe('dedupeItems: exact merge by canonical URL', () => {
     expect(dedupeItems(items)).toHaveLength(2);
   });
 
+  it('takes the canonical URL a caller gives (a scored item carries its own) instead of working one out', () => {
+    const given = dedupeItems([
+      candidate({ id: 'a', url: 'https://example.com/one', canonicalUrl: 'https://example.com/story' }),
+      candidate({ id: 'b', url: 'https://example.com/two', canonicalUrl: 'https://example.com/story' }),
+      candidate({ id: 'c', url: 'https://example.com/story', canonicalUrl: null }),
+    ]);
+    expect(given.map((item) => [item.item.id, item.canonicalUrl, item.merged.map((merge) => merge.reason)])).toEqual([
+      ['a', 'https://example.com/story', ['canonical_url']],
+      ['c', null, []],
+    ]);
+    // Given as the function gives it, the result is the one worked out.
+    const urls = ['https://www.example.com/a?utm_source=x', 'http://example.com/a/', 'https://example.com/b'];
+    const outcome = (items: DedupeCandidate[]) => dedupeItems(items).map(({ item, ...rest }) => ({ id: item.id, ...rest }));
+    const worked = outcome(urls.map((url, index) => candidate({ id: `w${index}`, url })));
+    expect(worked).toHaveLength(2);
+    expect(outcome(urls.map((url, index) => candidate({ id: `w${index}`, url, canonicalUrl: matchKeys(candidate({ id: 'x', url })).canonicalUrl })))).toEqual(worked);
+  });
+
   it('merges through rel=canonical hints', () => {
     const items = [
       candidate({ id: 'a', url: 'https://example.com/story/amp', canonicalHints: { relCanonical: 'https://example.com/story' } }),

@@ -46,6 +46,11 @@ export interface DedupeCandidate {
   score: number | null;
   /** The scorer's hash of the text: breaks ties between equal scores after the canonical URL. */
   contentHash?: string;
+  /**
+   * The URL's canonical form when the caller has it already (a scored item carries the one its id
+   * was made from); worked out from `url` and `canonicalHints` when absent.
+   */
+  canonicalUrl?: string | null;
 }
 
 export interface SourceRef {
@@ -263,7 +268,7 @@ export interface CandidateTokens {
 }
 
 export function matchKeys(candidate: DedupeCandidate): MatchKeys {
-  const canonical = candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
+  const canonical = candidate.canonicalUrl !== undefined ? candidate.canonicalUrl : candidate.url === null ? null : canonicalUrl(candidate.url, candidate.canonicalHints);
   return {
     id: candidate.id,
     url: candidate.url,

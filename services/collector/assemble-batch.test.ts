@@ -6,6 +6,7 @@ import { DEFAULT_SCORING_MODEL } from '../../domain/scoring-model/default-model.
 import { compileScoringModel } from '../../domain/scoring-model/scoring-model.ts';
 import { assembleBatch, type ClosedRun } from './assemble-batch.ts';
 import { parseRunId, parseTenantId, parseTopicId } from '../../runtime/ids.ts';
+import { canonicalUrl } from '../../domain/urls/canonical-url.ts';
 
 const PRODUCER = { kind: 'provider', name: 'retriever', persistent: true, capabilities: ['rss_feed', 'web_search'] } as const;
 const COUNTS: RunCounts = { raw_responses: 4, raw_items: 0, accepted: 0, downweighted: 0, quarantined: 0, dropped: 0, normalize_failures: 2 };
@@ -17,7 +18,8 @@ function item(id: string, fields: Partial<ScoredItem> = {}): ScoredItem {
     id,
     title: `Story ${id}`,
     url,
-    canonical_url: url,
+    // As the scorer gives it: the canonical form of the URL, which the collector's dedupe takes.
+    canonical_url: canonicalUrl(url),
     content: `Body ${id}`,
     summary: null,
     sources: [{ provider: fields.producer_name ?? 'rss_feed', url, item_id: id }],

@@ -50,6 +50,7 @@ export function assembleBatch(run: ClosedRun, model: ScoringModel = DEFAULT_SCOR
     text: item.content ?? item.summary ?? '',
     score: item.score,
     contentHash: item.content_hash,
+    canonicalUrl: item.canonical_url,
     item,
   })));
   const byId = new Map(kept.map((item) => [item.id, item]));
