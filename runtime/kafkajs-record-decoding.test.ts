@@ -1,34 +1,18 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { kafkajsOriginal } from '../test/support/kafkajs-original.ts';
+import { kafkajsOriginal, SKRYA_HEADERS } from '../test/support/kafkajs-original.ts';
 import { createRandom, randomText } from '../test/support/random-text.ts';
 import { decodeRecord } from './kafkajs-record-decoding.ts';
+import type { RecordInput } from './kafkajs-record-encoding.ts';
 
 type Decoder = Parameters<typeof decodeRecord>[0];
 type BatchContext = Parameters<typeof decodeRecord>[1];
-type Bytes = string | Buffer;
-interface RecordInput {
-  offsetDelta?: number;
-  timestampDelta?: number;
-  key?: Bytes | null;
-  value?: Bytes | null;
-  headers?: Record<string, Bytes | Bytes[]>;
-}
 
 const require = createRequire(import.meta.url);
 const KafkajsDecoder = require('kafkajs/src/protocol/decoder.js') as new (buffer: Buffer) => Decoder;
 const kafkajsEncodeRecord = kafkajsOriginal<(record: RecordInput) => { buffer: Buffer }>('kafkajs/src/protocol/recordBatch/record/v0/index.js');
 const kafkajsDecodeRecord = kafkajsOriginal<typeof decodeRecord>('kafkajs/src/protocol/recordBatch/record/v0/decoder.js');
 
-const SKRYA_HEADERS = {
-  'skrya-trace-id': '3f1c2b9a-1234-4cde-9abc-0123456789ab',
-  'skrya-stage': 'scorer',
-  'skrya-schema-subject': 'skrya.scored-results-value',
-  'skrya-schema-id': '12',
-  'skrya-tenant': 'acme',
-  'skrya-topic-id': 'kafka-news',
-  'skrya-run-id': 'run-20261205-abcdef',
-};
 
 const batch = (overrides: Partial<BatchContext> = {}): BatchContext => ({ firstOffset: '41', firstTimestamp: '1733443200000', maxTimestamp: '1733443200999', magicByte: 2, isControlBatch: false, timestampType: 0, ...overrides });
 

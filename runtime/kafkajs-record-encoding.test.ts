@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { kafkajsOriginal } from '../test/support/kafkajs-original.ts';
+import { kafkajsOriginal, SKRYA_HEADERS } from '../test/support/kafkajs-original.ts';
 import { createRandom, randomText } from '../test/support/random-text.ts';
 import { encodeRecord } from './kafkajs-record-encoding.ts';
 
@@ -11,15 +11,6 @@ const require = createRequire(import.meta.url);
 const kafkajsRecord = kafkajsOriginal<RecordEncoder>('kafkajs/src/protocol/recordBatch/record/v0/index.js');
 const kafkajsChecksum = kafkajsOriginal<(bytes: Buffer) => number>('kafkajs/src/protocol/recordBatch/crc32C/index.js');
 
-const SKRYA_HEADERS = {
-  'skrya-trace-id': '3f1c2b9a-1234-4cde-9abc-0123456789ab',
-  'skrya-stage': 'scorer',
-  'skrya-schema-subject': 'skrya.scored-results-value',
-  'skrya-schema-id': '12',
-  'skrya-tenant': 'acme',
-  'skrya-topic-id': 'kafka-news',
-  'skrya-run-id': 'run-20261205-abcdef',
-};
 
 describe('encodeRecord (kafkajs record v0, written in one buffer)', () => {
   it.each([

@@ -30,7 +30,8 @@ const Encoder = require('kafkajs/src/protocol/encoder.js') as { new (): KafkajsE
 
 type Bytes = string | Buffer;
 
-interface RecordInput {
+/** A record as kafkajs's produce request hands it to the record encoder. */
+export interface RecordInput {
   offsetDelta?: number;
   timestampDelta?: number;
   key?: Bytes | null;

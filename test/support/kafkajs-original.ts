@@ -14,3 +14,14 @@ export function kafkajsOriginal<T>(moduleFile: string): T {
   (original as unknown as { _compile(source: string, file: string): void })._compile(fs.readFileSync(file, 'utf8'), file);
   return original.exports as T;
 }
+
+/** The seven headers every Skrya message carries, with a scored item's values: what record encoding and decoding tests carry. */
+export const SKRYA_HEADERS = {
+  'skrya-trace-id': '3f1c2b9a-1234-4cde-9abc-0123456789ab',
+  'skrya-stage': 'scorer',
+  'skrya-schema-subject': 'skrya.scored-results-value',
+  'skrya-schema-id': '12',
+  'skrya-tenant': 'acme',
+  'skrya-topic-id': 'kafka-news',
+  'skrya-run-id': 'run-20261205-abcdef',
+};
