@@ -1,5 +1,6 @@
 import type { Intent } from '../../schemas/ingest.ts';
 import { instantOfIsoText, isoTextOf } from '../dates/instant-text.ts';
+import { parseUrl } from '../urls/parse-url.ts';
 
 /**
  * Freshness (0–1) relative to the end of the request's time window, never the wall clock, so a
@@ -148,14 +149,7 @@ export const ESTIMATE_TEXT_CHARS = 600;
  * (or it lies after the window end). Only for items without a published date.
  */
 export function estimatePublishedAt(item: { url?: string | null; title?: string; snippet?: string | null; summary?: string | null; content?: string | null }, windowEndMs: number): number | null {
-  let path = '';
-  if (item.url) {
-    try {
-      path = new URL(item.url).pathname;
-    } catch {
-      path = '';
-    }
-  }
+  const path = item.url ? (parseUrl(item.url)?.pathname ?? '') : '';
   const fromUrl = path === '' ? null : dateFrom(URL_DATES, path, windowEndMs);
   if (fromUrl !== null) return fromUrl;
   const text = `${item.title ?? ''}\n${item.snippet ?? item.summary ?? ''}\n${(item.content ?? '').slice(0, ESTIMATE_TEXT_CHARS)}`;

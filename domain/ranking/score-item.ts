@@ -6,6 +6,7 @@ import { singleListRank } from './fusion.ts';
 import { contentWeight, type ScoreWeights } from './intent-weights.ts';
 import { keywordCoverage, prepareQueries, type PreparedQueries } from './keyword-coverage.ts';
 import { SHIPPED_RANKING, type RankingModel } from './ranking-model.ts';
+import { parseUrl } from '../urls/parse-url.ts';
 
 /**
  * The content score: (w_keyword·keyword + w_freshness·freshness + w_authority·authority) over the
@@ -71,13 +72,8 @@ export function roundScore(value: number): number {
 }
 
 export function hostOf(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.hostname : null;
-  } catch {
-    return null;
-  }
+  const parsed = url === null ? null : parseUrl(url);
+  return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed.hostname : null;
 }
 
 /** The rank component of an item at `providerRank` in its provider's list (RANK_NEUTRAL when unranked). */

@@ -1,4 +1,5 @@
 import normalizeUrl from 'normalize-url';
+import { parseUrl } from './parse-url.ts';
 
 /**
  * One URL per document, so the same page found by several providers or sub-queries merges.
@@ -99,17 +100,21 @@ function safeDecode(text: string): string {
   }
 }
 
-function parseHttpUrl(text: string, base?: string): URL | null {
-  try {
-    const parsed = base === undefined ? new URL(text) : new URL(text, base);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
-  } catch {
-    return null;
+function parseHttpUrl(text: string, base?: string): Readonly<URL> | null {
+  let parsed: Readonly<URL> | null;
+  if (base === undefined) parsed = parseUrl(text);
+  else {
+    try {
+      parsed = new URL(text, base);
+    } catch {
+      parsed = null;
+    }
   }
+  return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed : null;
 }
 
 /** The page inside an AMP cache URL: cdn.ampproject.org/c/s/<host>/<path> and google.com/amp/s/<host>/<path>. */
-function unwrapAmpCache(url: URL): URL {
+function unwrapAmpCache(url: Readonly<URL>): Readonly<URL> {
   const host = url.hostname;
   let inner: string | null = null;
   if (AMP_CACHE_HOST.test(host)) inner = url.pathname.replace(/^\/[a-z]+(?=\/)/, '');
@@ -130,20 +135,28 @@ const WWW_HOST = /^www\.(?!www\.)[a-z\-\d]{1,63}\.[a-z.\-\d]{2,63}$/;
  * duplicate slashes collapsed, the trailing slash dropped. Null for any other URL, which takes
  * the general way. Most URLs are plain, and this saves three URL parses each.
  */
-function plainCanonicalForm(url: URL, query: string): string | null {
+function plainCanonicalForm(url: Readonly<URL>, query: string): string | null {
   const { hostname, pathname } = url;
   if (hostname.endsWith('.') || !PLAIN_PATH.test(pathname)) return null;
   const host = WWW_HOST.test(hostname) ? hostname.slice(4) : hostname;
   const path = pathname.replace(/\/{2,}/g, '/').replace(/\/$/, '');
-  return `https://${host}${url.port === '' ? '' : `:${url.port}`}${path}${query}`;
+  const port = httpsPort(url);
+  return `https://${host}${port === '' ? '' : `:${port}`}${path}${query}`;
 }
 
-function canonicalForm(url: URL): string {
-  const unwrapped = unwrapAmpCache(url);
-  unwrapped.protocol = 'https:';
-  const query = canonicalQuery(unwrapped.search);
-  const plain = plainCanonicalForm(unwrapped, query);
+/** The URL's port once its scheme is https (as the WHATWG `protocol` setter leaves it): 443, https's default, is dropped. */
+function httpsPort(url: Readonly<URL>): string {
+  return url.port === '443' ? '' : url.port;
+}
+
+function canonicalForm(url: Readonly<URL>): string {
+  const page = unwrapAmpCache(url);
+  const query = canonicalQuery(page.search);
+  // Built from the shared parse when it can be (parseUrl's: read-only); the general way edits a copy.
+  const plain = plainCanonicalForm(page, query);
   if (plain !== null) return plain;
+  const unwrapped = new URL(page.href);
+  unwrapped.protocol = 'https:';
   unwrapped.search = '';
   // normalize-url runs decodeURI over the path, which would turn a literal "%2541" into "%41" and
   // then "A"; doubling the escape of '%' makes that decode a no-op.

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { IngestItem } from '../../schemas/ingest.ts';
 import { instantOfIsoText, isCalendarDate, isoTextOf } from '../dates/instant-text.ts';
+import { parseUrl } from '../urls/parse-url.ts';
 
 export const VALIDATION_REASON_CODES = [
   'MISSING_ID',
@@ -199,12 +200,8 @@ function urlProblem(text: string): string | null {
   if (text.length > FIELD_LIMITS.url) return `url longer than ${FIELD_LIMITS.url} characters`;
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001F\u007F]/.test(text)) return 'url contains whitespace or control characters';
-  let parsed: URL;
-  try {
-    parsed = new URL(text);
-  } catch {
-    return 'url cannot be parsed as an absolute URL';
-  }
+  const parsed = parseUrl(text);
+  if (parsed === null) return 'url cannot be parsed as an absolute URL';
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `url scheme ${parsed.protocol} is not http(s)`;
   if (parsed.username !== '' || parsed.password !== '') return 'url carries credentials';
   if (parsed.hostname === '') return 'url has no host';
