@@ -110,6 +110,17 @@ describe('dedupeItems: which copy is kept', () => {
     expect(item?.sources).toHaveLength(1);
     expect(item?.merged).toEqual([{ id: 'b', reason: 'canonical_url' }]);
   });
+
+  it('lists each provider + URL once however many copies merge (below and past a dozen sources)', () => {
+    // 40 copies of one page: 4 providers × 5 URL variants, each returned twice, best-ranked first.
+    const variants = ['https://example.com/story', 'https://www.example.com/story', 'http://example.com/story/', 'https://example.com/story?utm_source=x', 'https://example.com/story#top'];
+    const providers = ['brave', 'exa', 'tavily', 'rss'];
+    const copies = [0, 1].flatMap((round) => variants.flatMap((url, v) => providers.map((provider, p) => ({ url, provider, id: `${round}-${v}-${p}`, score: 1 - (round * 20 + v * 4 + p) / 100 }))));
+    const [item, ...rest] = dedupeItems(copies.map((copy) => candidate(copy)));
+    expect(rest).toHaveLength(0);
+    expect(item?.merged).toHaveLength(39);
+    expect(item?.sources.map((source) => `${source.provider} ${source.url}`)).toEqual(variants.flatMap((url) => providers.map((provider) => `${provider} ${url}`)));
+  });
 });
 
 describe('dedupeItems: near-duplicates', () => {
