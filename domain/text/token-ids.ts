@@ -41,6 +41,12 @@ function isAsciiWordCharacter(code: number): boolean {
 const WORD_BYTE = new Uint8Array(256);
 for (let code = 0; code < 256; code++) WORD_BYTE[code] = isAsciiWordCharacter(foldAscii(code)) ? foldAscii(code) : 0;
 
+/** bytes[at .. at + 4) as a little-endian int32, only its first `length` bytes (all four from 4 on). */
+function packedWord(bytes: Uint8Array, at: number, length: number): number {
+  const word = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+  return length >= 4 ? word : word & ((1 << (length << 3)) - 1);
+}
+
 /**
  * A table slot, two to a cache line: a token's id (EMPTY: free), its hash, where its characters
  * start in `characters` and how many; or, when there are at most PACKED_CHARACTERS and none is
@@ -170,18 +176,24 @@ export function createTokenIds(): TokenIds {
       }
       const start = index;
       let hash = FNV_OFFSET;
-      let p0 = 0;
-      let p1 = 0;
-      let p2 = 0;
       do {
         bytes[index] = code;
         hash = Math.imul(hash ^ code, FNV_PRIME);
-        const k = index - start;
-        if (k < 4) p0 |= code << (k << 3);
-        else if (k < 8) p1 |= code << ((k - 4) << 3);
-        else if (k < PACKED_CHARACTERS) p2 |= code << ((k - 8) << 3);
         code = WORD_BYTE[bytes[++index]!]!;
       } while (code !== 0);
+      // Packed after the scan, from the lower-cased bytes, and only for a token short enough to
+      // be packed: placing each byte inside the loop cost every byte of every token three tests.
+      const tokenLength = index - start;
+      let p0 = 0;
+      let p1 = 0;
+      let p2 = 0;
+      if (tokenLength <= PACKED_CHARACTERS) {
+        // Four bytes at a time, the places past the token's end masked off: `bytes` holds more than
+        // three times the text's length (read), so the up to three places read past its end are in it.
+        p0 = packedWord(bytes, start, tokenLength);
+        if (tokenLength > 4) p1 = packedWord(bytes, start + 4, tokenLength - 4);
+        if (tokenLength > 8) p2 = packedWord(bytes, start + 8, tokenLength - 8);
+      }
       if (6 * (foundCount + 1) > found.length) found = copyInto(new Int32Array(found.length * 2), found);
       const at = 6 * foundCount++;
       found[at] = start;
