@@ -101,15 +101,7 @@ function safeDecode(text: string): string {
 }
 
 function parseHttpUrl(text: string, base?: string): Readonly<URL> | null {
-  let parsed: Readonly<URL> | null;
-  if (base === undefined) parsed = parseUrl(text);
-  else {
-    try {
-      parsed = new URL(text, base);
-    } catch {
-      parsed = null;
-    }
-  }
+  const parsed = base === undefined ? parseUrl(text) : URL.parse(text, base);
   return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed : null;
 }
 

@@ -1,3 +1,6 @@
+let lastText: string | null = null;
+let lastParsed: Readonly<URL> | null = null;
+
 /**
  * An absolute URL parsed by the WHATWG parser, or null when it is none; read-only, because the
  * parse is shared. One result's URL is read by several steps in a row: validation (is it a usable
@@ -9,18 +12,7 @@
 export function parseUrl(text: string): Readonly<URL> | null {
   if (text !== lastText) {
     lastText = text;
-    lastParsed = parseFresh(text);
+    lastParsed = URL.parse(text);
   }
   return lastParsed;
 }
-
-function parseFresh(text: string): URL | null {
-  try {
-    return new URL(text);
-  } catch {
-    return null;
-  }
-}
-
-let lastText: string | null = null;
-let lastParsed: Readonly<URL> | null = null;
