@@ -1,6 +1,6 @@
 import { isSkryaError } from '../runtime/errors.ts';
 import { COMMANDS, requestedCommand, type CommandEntry } from './commands/index.ts';
-import { runWithNodeFlags, startedWith } from './node-flags.ts';
+import { flagsToStartWith, runWithNodeFlags } from './node-flags.ts';
 
 async function runCommand(chosen: CommandEntry | undefined): Promise<void> {
   // Loaded here, not at the top: a command that needs node flags replaces this process (runWithNodeFlags) before it parses.
@@ -49,9 +49,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const chosen = requestedCommand(process.argv.slice(2));
-// A command that needs node flags this node lacks replaces this process with one that has them, where it can.
-const replaced = chosen?.nodeFlags !== undefined && !startedWith(chosen.nodeFlags) && runWithNodeFlags(chosen.nodeFlags, chosen.glibcTunables);
+const args = process.argv.slice(2);
+const chosen = requestedCommand(args);
+// A command that needs node flags this node lacks, for the work these arguments ask, replaces this process with one that has them, where it can.
+const flags = flagsToStartWith(chosen, args);
+const replaced = flags !== null && runWithNodeFlags(flags, chosen?.glibcTunables);
 if (!replaced) {
   await runCommand(chosen);
   if (chosen?.exitsWhenDone === true) await exitOnceFlushed();

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { requestedCommand } from './commands/index.ts';
-import { runWithNodeFlags, startedWith, withGlibcTunables } from './node-flags.ts';
+import { flagsToStartWith, runWithNodeFlags, startedWith, withGlibcTunables } from './node-flags.ts';
 
 const CLI = fileURLToPath(new URL('../bin/skrya.js', import.meta.url));
 const RANK_FLAGS = requestedCommand(['rank'])!.nodeFlags!;
@@ -77,6 +77,21 @@ describe('startedWith', () => {
   });
 });
 
+describe('flagsToStartWith', () => {
+  const rank = requestedCommand(['rank']);
+  it('gives rank\'s flags for an input that wants them, unless node already runs with them', () => {
+    expect(flagsToStartWith(rank, ['rank', '--jsonl', '-'], [], '')).toEqual(RANK_FLAGS);
+    expect(flagsToStartWith(rank, ['rank', '--jsonl', '-'], RANK_FLAGS, '')).toBeNull();
+    expect(flagsToStartWith(rank, ['rank', '--jsonl', '-'], [], RANK_FLAGS.join(' '))).toBeNull();
+  });
+
+  it('gives none for an input too small to want them, a command without flags, or no command', () => {
+    expect(flagsToStartWith(rank, ['rank', '--jsonl', fileURLToPath(import.meta.url)], [], '')).toBeNull();
+    expect(flagsToStartWith(requestedCommand(['classify']), ['classify', 'kafka'], [], '')).toBeNull();
+    expect(flagsToStartWith(undefined, ['--help'], [], '')).toBeNull();
+  });
+});
+
 describe('withGlibcTunables', () => {
   it('adds each tunable to what is set, keeping a value the user set for the same name', () => {
     expect(withGlibcTunables(undefined, ['glibc.malloc.hugetlb=1'])).toBe('glibc.malloc.hugetlb=1');
@@ -124,12 +139,23 @@ describe.runIf(process.platform === 'linux')('skrya rank in a node started with 
     const notJson = path.join(folder, 'bad.jsonl');
     await writeFile(notJson, `${RESULTS}{not json\n`);
     for (const args of [['rank', '--jsonl', path.join(folder, 'missing.jsonl')], ['rank', '--jsonl', notJson, '--window-end', WINDOW_END], ['rank', '--intent', 'nonsense', '--jsonl', notJson]]) {
-      const replaced = await finish(start([], args));
+      // These inputs are missing or small: the CLI runs the command itself, and fails as the flagged node does.
+      const cli = await finish(start([], args));
       const direct = await finish(start(RANK_FLAGS, args));
-      expect(replaced).toEqual(direct);
-      expect(replaced.code).toBe(2);
-      expect(replaced.stderr).toMatch(/^skrya: /u);
+      expect(cli).toEqual(direct);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toMatch(/^skrya: /u);
     }
+  });
+
+  it('ranks a small file without starting node again (flagsToStartWith), printing what a node started with the flags prints', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'skrya-node-flags-'));
+    const results = path.join(folder, 'results.jsonl');
+    await writeFile(results, RESULTS);
+    const args = ['rank', '--jsonl', results, '--intent', 'status', '--query', 'deno 2', '--window-end', WINDOW_END];
+    const here = await finish(start([], args));
+    expect(here).toEqual({ ...(await finish(start(RANK_FLAGS, args))), code: 0 });
+    expect(here.stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('ends by a signal it is sent, as the command would', async () => {

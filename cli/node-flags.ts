@@ -1,3 +1,5 @@
+import type { CommandEntry } from './commands/index.ts';
+
 /**
  * Running a command in a node started with V8 flags it needs: some (the young generation's size)
  * take effect only when node starts, so the CLI replaces itself (execve) with a node started with
@@ -18,6 +20,16 @@ function optionOf(flag: string): string {
 export function startedWith(flags: readonly string[], execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map(optionOf);
   return flags.every((flag) => given.includes(optionOf(flag)));
+}
+
+/**
+ * The flags to start node again with for `command` and its arguments, or null: the command wants
+ * none for this work, or node already runs with them.
+ */
+export function flagsToStartWith(command: Pick<CommandEntry, 'nodeFlags' | 'nodeFlagsWanted'> | undefined, args: readonly string[], execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): readonly string[] | null {
+  const flags = command?.nodeFlags;
+  if (flags === undefined || command?.nodeFlagsWanted?.(args) === false || startedWith(flags, execArgv, nodeOptions)) return null;
+  return flags;
 }
 
 /** A GLIBC_TUNABLES entry's name: `glibc.malloc.hugetlb` of `glibc.malloc.hugetlb=1`. */

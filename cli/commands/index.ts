@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { rankWantsNodeFlags } from './rank-node-flags.ts';
 
 /**
  * Every CLI command: its name, the line `skrya --help` shows for it, and how to load it. A command's
@@ -15,6 +16,11 @@ export interface CommandEntry {
    * (cli/node-flags.ts).
    */
   nodeFlags?: readonly string[];
+  /**
+   * Whether this invocation's arguments ask for work that needs nodeFlags (absent: always). Flags
+   * that only matter for a large input are not worth a second node start for a small one.
+   */
+  nodeFlagsWanted?: (args: readonly string[]) => boolean;
   /**
    * GLIBC_TUNABLES entries for that started-again node (glibc reads them only when a process
    * starts): used only with nodeFlags.
@@ -63,7 +69,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'classify', summary: 'show the intent of a search query (spec 001), the signals behind it, its mode and freshness, and the sub-queries it expands to', load: async () => (await import('./classify.ts')).registerClassifyCommand },
   { name: 'route', summary: 'plan where to search (spec 004 source router): router input JSON in, routing plan JSON out; never searches', load: async () => (await import('./route.ts')).registerRouteCommand },
   { name: 'skills', summary: 'provider skills (spec 002): list, inspect, validate, run and smoke-test them', load: async () => (await import('./skills.ts')).registerSkillsCommand },
-  { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand, nodeFlags: [RANK_SEMI_SPACE_FLAG], glibcTunables: [HUGE_PAGE_MALLOC], exitsWhenDone: true },
+  { name: 'rank', summary: 'score and dedupe provider results offline, exactly as the pipeline does, and print them ranked as JSONL', load: async () => (await import('./rank.ts')).registerRankCommand, nodeFlags: [RANK_SEMI_SPACE_FLAG], nodeFlagsWanted: rankWantsNodeFlags, glibcTunables: [HUGE_PAGE_MALLOC], exitsWhenDone: true },
   { name: 'replay', summary: 're-run scorer → collector → sink with the current code over a topic\'s raw-results for a time range, into runs/<topic>/replays/<id>/ with a diff against the original runs', load: async () => (await import('./replay.ts')).registerReplayCommand },
   { name: 'dlq', summary: 'dead letters: list them, show one, re-drive them to their source topic after a fix', load: async () => (await import('./dlq.ts')).registerDlqCommand },
   { name: 'ui', summary: 'the operator view in a browser, read-only: fleet, run reports, pipeline health, replays (127.0.0.1 by default)', load: async () => (await import('./ui.ts')).registerUiCommand },
