@@ -138,7 +138,7 @@ describe.runIf(process.platform === 'linux')('skrya rank in a node started with 
     const folder = await mkdtemp(path.join(tmpdir(), 'skrya-node-flags-'));
     const notJson = path.join(folder, 'bad.jsonl');
     await writeFile(notJson, `${RESULTS}{not json\n`);
-    for (const args of [['rank', '--jsonl', path.join(folder, 'missing.jsonl')], ['rank', '--jsonl', notJson, '--window-end', WINDOW_END], ['rank', '--intent', 'nonsense', '--jsonl', notJson]]) {
+    for (const args of [['rank', '--jsonl', path.join(folder, 'missing.jsonl')], ['rank', '--jsonl', path.join(folder, 'n'.repeat(300))], ['rank', '--jsonl', notJson, '--window-end', WINDOW_END], ['rank', '--intent', 'nonsense', '--jsonl', notJson]]) {
       // These inputs are missing or small: the CLI runs the command itself, and fails as the flagged node does.
       const cli = await finish(start([], args));
       const direct = await finish(start(RANK_FLAGS, args));

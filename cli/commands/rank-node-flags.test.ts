@@ -41,8 +41,10 @@ describe('rankWantsNodeFlags', () => {
     expect(rankWantsNodeFlags(['rank', '--jsonl', '/dev/null'])).toBe(true);
   });
 
-  it('wants none without an input to read: a missing file (the command reports it), no --jsonl, or --jsonl with no value', () => {
+  it('wants none without an input to read: a file that cannot be read (the command reports it), no --jsonl, or --jsonl with no value', () => {
     expect(rankWantsNodeFlags(['rank', '--jsonl', path.join(folder, 'missing.jsonl')])).toBe(false);
+    // A name the file system refuses outright (stat throws ENAMETOOLONG): still the command's to report.
+    expect(rankWantsNodeFlags(['rank', '--jsonl', path.join(folder, 'a'.repeat(300))])).toBe(false);
     expect(rankWantsNodeFlags(['rank', '--help'])).toBe(false);
     expect(rankWantsNodeFlags(['rank', '--jsonl'])).toBe(false);
   });

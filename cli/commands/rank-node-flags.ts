@@ -20,16 +20,26 @@ function jsonlArgument(args: readonly string[]): string | null {
   return value;
 }
 
+/** The file's status, or undefined when it cannot be had (missing, a name too long, no permission). */
+function statusOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    // The command opens the file itself and says what is wrong with it (INVALID_INPUT).
+    return undefined;
+  }
+}
+
 /**
  * Whether `skrya rank`'s arguments name an input worth rank's node flags: stdin and other streams
  * (a pipe, a device: their size is known only once read), or a file of FLAGGED_INPUT_BYTES or more.
- * Read before the command loads; a missing file needs none (the command says it cannot read it).
+ * Read before the command loads; a file that cannot be read needs none (the command reports it).
  */
 export function rankWantsNodeFlags(args: readonly string[]): boolean {
   const file = jsonlArgument(args);
   if (file === null) return false;
   if (file === '-') return true;
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  const stat = statusOf(file);
   if (stat === undefined) return false;
   return !stat.isFile() || stat.size >= FLAGGED_INPUT_BYTES;
 }
