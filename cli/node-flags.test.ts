@@ -139,7 +139,7 @@ describe.runIf(process.platform === 'linux')('skrya rank in a node started with 
     const notJson = path.join(folder, 'bad.jsonl');
     await writeFile(notJson, `${RESULTS}{not json\n`);
     for (const args of [['rank', '--jsonl', path.join(folder, 'missing.jsonl')], ['rank', '--jsonl', path.join(folder, 'n'.repeat(300))], ['rank', '--jsonl', notJson, '--window-end', WINDOW_END], ['rank', '--intent', 'nonsense', '--jsonl', notJson]]) {
-      // These inputs are missing or small: the CLI runs the command itself, and fails as the flagged node does.
+      // These inputs are missing, unreadable (a name too long) or small: no flags are wanted, and the CLI fails as the flagged node does.
       const cli = await finish(start([], args));
       const direct = await finish(start(RANK_FLAGS, args));
       expect(cli).toEqual(direct);
@@ -148,7 +148,7 @@ describe.runIf(process.platform === 'linux')('skrya rank in a node started with 
     }
   });
 
-  it('ranks a small file without starting node again (flagsToStartWith), printing what a node started with the flags prints', async () => {
+  it('ranks a small file, for which no flags are wanted (flagsToStartWith, above), printing what a node started with the flags prints', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'skrya-node-flags-'));
     const results = path.join(folder, 'results.jsonl');
     await writeFile(results, RESULTS);
