@@ -749,28 +749,37 @@ export function createOverlapIndex(features: NearDuplicateFeatures, overlapThres
       const lookup = lookups++;
       let found = 0;
       let commonWords = 0;
+      // The most indexed words a candidate shares (at least one, if there is one): with the common
+      // words, a bound on any overlap the lookup can find.
+      let mostShared = 1;
       for (let k = start; k < end; k++) {
         const word = words[k]!;
         if (documentFrequency[word]! > OVERLAP_INDEX_MAX_ITEMS) {
           commonWords++;
           continue;
         }
-        for (const cluster of wordLeaders.get(word) ?? NO_LEADERS) {
+        const leaders = wordLeaders.get(word);
+        if (leaders === undefined) continue;
+        candidates = growArray(candidates, found + leaders.length);
+        for (let at = 0; at < leaders.length; at++) {
+          const cluster = leaders[at]!;
           if (seenIn[cluster] === lookup) {
-            sharedIndexed[cluster]!++;
+            const shared = ++sharedIndexed[cluster]!;
+            if (shared > mostShared) mostShared = shared;
             continue;
           }
           seenIn[cluster] = lookup;
           sharedIndexed[cluster] = 1;
-          candidates = growArray(candidates, found + 1);
           candidates[found++] = cluster;
         }
       }
+      // No candidate can share MIN_SHARED_WORDS: the usual case, where each shares a rare word or two by chance.
+      if (found === 0 || mostShared + commonWords < MIN_SHARED_WORDS) return undefined;
       let marked = false;
       let best: number | undefined;
       for (let at = 0; at < found; at++) {
         const cluster = candidates[at]!;
-        if (best !== undefined && cluster >= best) continue;
+        if ((best !== undefined && cluster >= best) || sharedIndexed[cluster]! + commonWords < MIN_SHARED_WORDS) continue;
         const leader = leaderOf[cluster]!;
         if (leader === -1) continue;
         const leaderSize = wordsEnd[leader]! - wordsStart[leader]!;
@@ -790,4 +799,3 @@ export function createOverlapIndex(features: NearDuplicateFeatures, overlapThres
   };
 }
 
-const NO_LEADERS: readonly number[] = [];
