@@ -709,7 +709,8 @@ function createClustering(features: NearDuplicateFeatures, urls: { numberOf: Int
  * `skrya rank`, where 100,000 such results took 0.1 s (their words are past the index's limit).
  * On such a run a lookup still gathers about 450 candidates that share a listed word or two by
  * chance; when none shares enough to reach MIN_SHARED_WORDS with the common words, the lookup
- * ends there, without reading any candidate's leader (a profile gave the lookups 417 ms before, 261 after).
+ * ends there, without reading any candidate's leader (a profile gave the lookups 417 ms before,
+ * 261 after).
  */
 export function createOverlapIndex(features: NearDuplicateFeatures, overlapThreshold: number) {
   const { words, wordsStart, wordsEnd, documentFrequency } = features;
