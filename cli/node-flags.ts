@@ -28,7 +28,8 @@ export function startedWith(flags: readonly string[], execArgv: readonly string[
  */
 export function flagsToStartWith(command: Pick<CommandEntry, 'nodeFlags' | 'nodeFlagsWanted'> | undefined, args: readonly string[], execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): readonly string[] | null {
   const flags = command?.nodeFlags;
-  if (flags === undefined || command?.nodeFlagsWanted?.(args) === false || startedWith(flags, execArgv, nodeOptions)) return null;
+  // Checked first: the node started again with the flags runs this too, and need not read the input's size a second time.
+  if (flags === undefined || startedWith(flags, execArgv, nodeOptions) || command?.nodeFlagsWanted?.(args) === false) return null;
   return flags;
 }
 
