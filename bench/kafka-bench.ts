@@ -131,6 +131,8 @@ export interface FlowWatch {
   workersBusy: number[];
   /** Share of all the machine's cores busy over that time, every process's work (the broker's too): near 1 = the machine had no CPU to spare. */
   machineBusy: number;
+  /** First touches of fresh memory by this process over that time (minor page faults), all its threads. */
+  pageFaults: number;
 }
 
 const POLL_MS = 20;
@@ -148,13 +150,14 @@ export async function watchOutput(admin: Admin, topic: string, options: { joined
   const workersAtStart = options.workers?.() ?? [];
   const machineAtStart = machineCpuTimes();
   const cpuAtStart = process.cpuUsage();
+  const faultsAtStart = process.resourceUsage().minorPageFault;
   const deadline = startAt + options.timeoutMs;
   for (;;) {
     const count = (await topicCount(admin, topic)) - options.baseline;
     const now = performance.now();
     if (count >= options.expected || now > deadline) {
       const workersBusy = (options.workers?.() ?? []).map((reading, worker) => performance.eventLoopUtilization(reading, workersAtStart[worker]).utilization);
-      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy, machineBusy: machineBusySince(machineAtStart) };
+      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy, machineBusy: machineBusySince(machineAtStart), pageFaults: process.resourceUsage().minorPageFault - faultsAtStart };
     }
     await sleep(POLL_MS);
   }
@@ -172,11 +175,13 @@ export interface FlowRate {
   cpuShare: number;
   workersBusy: number[];
   machineBusy: number;
+  /** Minor page faults of this process per input message over the window. */
+  pageFaultsPerInput: number;
 }
 
 /** Output rate from join to last output, converted to inputs by the flow's fan-out. */
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
   const seconds = (watch.lastAt - watch.startAt) / 1000;
   const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy };
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy, pageFaultsPerInput: watch.pageFaults / inputs };
 }
