@@ -175,7 +175,7 @@ export interface FlowRate {
   cpuShare: number;
   workersBusy: number[];
   machineBusy: number;
-  /** Minor page faults of this process per input message over the window. */
+  /** Minor page faults of this process over the window, per input message it got through (a timed-out window counts only those). */
   pageFaultsPerInput: number;
 }
 
@@ -183,5 +183,6 @@ export interface FlowRate {
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
   const seconds = (watch.lastAt - watch.startAt) / 1000;
   const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy, pageFaultsPerInput: watch.pageFaults / inputs };
+  const inputsDone = watch.count * (inputs / outputs);
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy, pageFaultsPerInput: inputsDone > 0 ? watch.pageFaults / inputsDone : Number.NaN };
 }
