@@ -71,23 +71,25 @@ function stageLimit(stage: StageFigures['stage'], cores: number): string {
 }
 
 /**
- * First touches of fresh memory in a stage's windows and the passthrough's, priced at this
- * machine's cost of a fault: the passthrough, which only copies bytes, spends a larger share of
- * its time on them, so a machine whose faults cost more gives it a lower rate and the ratio a
- * higher one.
+ * First touches of fresh memory in a stage's windows and the passthrough's, priced at the cost of
+ * a fault probed beside those windows (the run's own probe can be minutes stale: a VM's cost moves):
+ * the passthrough, which only copies bytes, spends a larger share of its time on them, so a machine
+ * whose faults cost more gives it a lower rate and the ratio a higher one.
  */
-function pageFaultRow(name: string, figures: StageFigures, pageFaultUs: number): Row {
+function pageFaultRow(name: string, figures: StageFigures): Row {
+  const { before, after } = figures.pageFaultUs;
+  const pageFaultUs = (before + after) / 2;
   const share = (faults: number, messagesPerSecond: number) => `${formatNumber(faults)} a message, about ${formatNumber(faults * pageFaultUs)} µs: ${percent((faults * pageFaultUs * messagesPerSecond) / 1_000_000)} of its ${formatNumber(1_000_000 / messagesPerSecond)} µs a message`;
   const passthroughFaults = median(figures.rounds.map((round) => round.passthrough.pageFaultsPerInput));
   return [
-    `  page faults in the windows, at this machine's ${formatNumber(pageFaultUs)} µs a fault`,
+    `  page faults in the windows, at ${formatNumber(pageFaultUs)} µs a fault (probed just before the windows and just after them: ${formatNumber(before)} and ${formatNumber(after)} µs)`,
     `passthrough ${share(passthroughFaults, figures.passthrough.medianMessagesPerSecond)} (median of its windows); ${name} ${share(figures.stage.pageFaultsPerInput, figures.stage.inputsPerSecond)} (its median round)`,
     '',
     '',
   ];
 }
 
-function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: StageFigures, cores: number, pageFaultUs: number): Row[] {
+function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: StageFigures, cores: number): Row[] {
   const { passthrough, stage, rounds } = figures;
   const aim = STAGE_RATIO_AIMS[name];
   const ratios = rounds.map((round) => round.ratio);
@@ -97,7 +99,7 @@ function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: 
     [`bare kafkajs passthrough of the ${name}'s input`, `${formatNumber(passthrough.medianMessagesPerSecond)} msg/s (median of ${rounds.length} windows; ${formatNumber(figures.inputs)} ${input})`, 'the limit', ''],
     [`${name} alone (the median round)`, `${formatNumber(stage.inputsPerSecond)} msg/s in, ${formatNumber(stage.itemsPerSecond)} items/s, ${formatNumber(stage.outputsPerSecond)} msg/s out; event loop busy ${percent(stage.busy)}${stage.workersBusy.length > 0 ? `, scoring worker(s) busy ${workersBusy(stage)}` : ''}, CPU ${formatNumber(stage.cpuShare)} s/s; the machine's cores ${percent(stage.machineBusy)} busy`, '', ''],
     [`${name} / passthrough`, `${figures.ratio.toFixed(3)} (median of ${rounds.length} rounds, each the stage's window beside a passthrough's; ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`, `≥ ${aim}`, verdict],
-    pageFaultRow(name, figures, pageFaultUs),
+    pageFaultRow(name, figures),
   ];
 }
 
@@ -228,8 +230,8 @@ export function renderTable(results: BenchResults): string {
   if (cli) rows.push(...cliRows(cli));
   if (rank) rows.push(...rankRows(rank, results.machine.pageFaultUs));
   const cores = results.machine.cpus;
-  if (scorer) rows.push(...stageRows('scorer', 'raw-results messages, 10 results each', scorer, cores, results.machine.pageFaultUs));
-  if (collector) rows.push(...stageRows('collector', 'scored-results messages', collector, cores, results.machine.pageFaultUs));
+  if (scorer) rows.push(...stageRows('scorer', 'raw-results messages, 10 results each', scorer, cores));
+  if (collector) rows.push(...stageRows('collector', 'scored-results messages', collector, cores));
   if (pipeline) {
     rows.push(['whole pipeline: raw-results → files (scorer + collector + sink, one process)', `${formatNumber(pipeline.itemsPerSecond)} items/s (${formatNumber(pipeline.items)} items in ${formatNumber(pipeline.seconds)} s; first file after ${formatNumber(pipeline.firstFileAfterMs)} ms; event loop busy ${percent(pipeline.busy)}, CPU ${formatNumber(pipeline.cpuShare)} s/s)`, '', '']);
   }

@@ -16,7 +16,7 @@ import type { SkryaConfig } from '../runtime/config.ts';
 import { scorerStage, type Stage } from '../services/catalog.ts';
 import { consumerGroup, type TopicName } from '../topics/topics.ts';
 import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
-import { cpuShareSince, median, round, sleep } from './measure.ts';
+import { cpuShareSince, median, pageFaultMicros, round, sleep } from './measure.ts';
 import { runPassthrough } from './passthrough.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 import { parseRunId } from '../runtime/ids.ts';
@@ -128,6 +128,8 @@ export interface StageFigures {
   /** The median of the rounds' ratios. */
   ratio: number;
   deadLetters: number;
+  /** The cost of a page fault in µs, probed just before the first round and just after the last: what the windows' faults are priced at. */
+  pageFaultUs: { before: number; after: number };
 }
 
 async function measureStage<T extends TopicName>(context: BenchContext, options: { service: string; handler: Handler<T>; outputTopic: string; inputs: number; expectedOutputs: number; items: number; workers?: () => readonly EventLoopUtilization[] }): Promise<StageRound['stage']> {
@@ -166,11 +168,13 @@ async function measureStageAgainstPassthrough<T extends TopicName>(context: Benc
   const passthroughOut = await context.createExtraTopic('passthrough-out');
   const outputTopic = context.topic(options.outputTopic);
   const rounds: StageRound[] = [];
+  const faultCostBefore = pageFaultMicros();
   for (let index = 0; index < options.rounds; index++) {
     const passthrough = await runPassthrough(context, { inputTopic: context.topic(options.inputTopic), outputTopic: passthroughOut, inputs: options.inputs, timeoutMs: STAGE_TIMEOUT_MS });
     const stage = await measureStage(context, { ...options, handler: options.handlerFor(), outputTopic });
     rounds.push({ passthrough, stage, ratio: stage.inputsPerSecond / passthrough.inputsPerSecond });
   }
+  const faultCostAfter = pageFaultMicros();
   const ratio = median(rounds.map((entry) => entry.ratio));
   return {
     inputs: options.inputs,
@@ -181,6 +185,7 @@ async function measureStageAgainstPassthrough<T extends TopicName>(context: Benc
     stage: rounds.find((entry) => entry.ratio === ratio)!.stage,
     ratio,
     deadLetters: await topicCount(context.admin, context.topic('dead-letters')),
+    pageFaultUs: { before: faultCostBefore, after: faultCostAfter },
   };
 }
 
