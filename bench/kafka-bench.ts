@@ -183,6 +183,7 @@ export interface FlowRate {
 export function flowRate(watch: FlowWatch, inputs: number, outputs: number): FlowRate {
   const seconds = (watch.lastAt - watch.startAt) / 1000;
   const outputsPerSecond = seconds > 0 ? watch.count / seconds : Number.NaN;
-  const inputsDone = watch.count * (inputs / outputs);
-  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * (inputs / outputs), outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy, pageFaultsPerInput: inputsDone > 0 ? watch.pageFaults / inputsDone : Number.NaN };
+  const inputsPerOutput = inputs / outputs;
+  const inputsDone = watch.count * inputsPerOutput;
+  return { inputs, outputs, seconds, inputsPerSecond: outputsPerSecond * inputsPerOutput, outputsPerSecond, timedOut: watch.timedOut, busy: watch.busy, cpuShare: watch.cpuShare, workersBusy: watch.workersBusy, machineBusy: watch.machineBusy, pageFaultsPerInput: inputsDone > 0 ? watch.pageFaults / inputsDone : Number.NaN };
 }

@@ -96,8 +96,8 @@ const PAGE_BYTES = 4096;
 
 /**
  * Touches one byte a page of a fresh 64 MB buffer (each a minor fault) and divides the time by the
- * faults counted. A VM's cost of a fault moves within minutes (10.9 µs, then 1.97 three minutes
- * later, in session 45), so the stage benches probe it again beside their windows.
+ * faults counted. A VM's cost of a fault can move fivefold within minutes, so the stage benches
+ * probe it again beside their windows.
  */
 export function pageFaultMicros(): number {
   const faultsBefore = process.resourceUsage().minorPageFault;
