@@ -73,9 +73,10 @@ export interface MachineInfo {
   /**
    * What the first touch of a fresh 4 KB page of memory costs here, in µs: a minor page fault. Well
    * under a microsecond on most Linux machines, ten or more in some sandboxed VMs, where every MB a
-   * process first touches costs milliseconds of CPU (read with each process's fault count).
+   * process first touches costs milliseconds of CPU (read with each process's fault count). Null:
+   * the probe was not given fresh 4 KB pages (pageFaultMicros).
    */
-  pageFaultUs: number;
+  pageFaultUs: number | null;
 }
 
 export function machineInfo(): MachineInfo {
@@ -93,20 +94,29 @@ export function machineInfo(): MachineInfo {
 
 const PROBE_BYTES = 64 * 1048576;
 const PAGE_BYTES = 4096;
+const WASM_PAGE_BYTES = 65536;
+/** A probe whose pages did not fault at least this often was not given fresh 4 KB pages, and measured nothing. */
+const FRESH_PAGES_SHARE = 0.9;
+/** WebAssembly.Memory: the project's type libraries (ES2024 and node's) declare no WebAssembly value. */
+const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly.Memory;
 
 /**
- * Touches one byte a page of a fresh 64 MB buffer (each a minor fault) and divides the time by the
- * faults counted. A VM's cost of a fault can move fivefold within minutes, so the stage benches
- * probe it again beside their windows.
+ * Touches one byte a page of 64 MB fresh from the kernel (each a minor fault) and divides the time
+ * by the faults counted; null when fewer than FRESH_PAGES_SHARE of the pages faulted (huge pages,
+ * say), where a quotient would price a fault at the cost of many pages. The memory is a WebAssembly
+ * memory, which V8 maps anew each time: a typed array's comes from malloc, which can hand back
+ * memory the process touched before (after the scorer's windows one saw a single fault in 64 MB,
+ * and priced it at 18,886 µs). A VM's cost of a fault can move fivefold within minutes, so the
+ * stage benches probe it again beside their windows.
  */
-export function pageFaultMicros(): number {
+export function pageFaultMicros(): number | null {
   const faultsBefore = process.resourceUsage().minorPageFault;
   const started = performance.now();
-  const bytes = new Uint8Array(PROBE_BYTES);
+  const bytes = new Uint8Array(new WasmMemory({ initial: PROBE_BYTES / WASM_PAGE_BYTES }).buffer);
   for (let index = 0; index < bytes.length; index += PAGE_BYTES) bytes[index] = 1;
   const elapsedMs = performance.now() - started;
   const faults = process.resourceUsage().minorPageFault - faultsBefore;
-  return round((elapsedMs * 1000) / Math.max(1, faults), 2);
+  return faults < FRESH_PAGES_SHARE * (PROBE_BYTES / PAGE_BYTES) ? null : round((elapsedMs * 1000) / faults, 2);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

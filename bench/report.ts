@@ -78,15 +78,21 @@ function stageLimit(stage: StageFigures['stage'], cores: number): string {
  */
 function pageFaultRow(name: string, figures: StageFigures): Row {
   const { before, after } = figures.pageFaultUs;
-  const pageFaultUs = (before + after) / 2;
-  const share = (faults: number, messagesPerSecond: number) => `${formatNumber(faults)} a message, about ${formatNumber(faults * pageFaultUs)} µs: ${percent((faults * pageFaultUs * messagesPerSecond) / 1_000_000)} of its ${formatNumber(1_000_000 / messagesPerSecond)} µs a message`;
+  const probed = [before, after].filter((cost) => cost !== null);
+  const pageFaultUs = probed.length === 0 ? null : probed.reduce((sum, cost) => sum + cost, 0) / probed.length;
+  const share = (faults: number, messagesPerSecond: number) => `${formatNumber(faults)} a message${pageFaultUs === null ? '' : `, about ${formatNumber(faults * pageFaultUs)} µs: ${percent((faults * pageFaultUs * messagesPerSecond) / 1_000_000)} of its ${formatNumber(1_000_000 / messagesPerSecond)} µs a message`}`;
   const passthroughFaults = median(figures.rounds.map((round) => round.passthrough.pageFaultsPerInput));
   return [
-    `  page faults in the windows, at ${formatNumber(pageFaultUs)} µs a fault (probed just before the windows and just after them: ${formatNumber(before)} and ${formatNumber(after)} µs)`,
+    `  page faults in the windows, ${pageFaultUs === null ? 'not priced' : `at ${formatNumber(pageFaultUs)} µs a fault`} (probed just before the windows and just after them: ${faultCost(before)} and ${faultCost(after)})`,
     `passthrough ${share(passthroughFaults, figures.passthrough.medianMessagesPerSecond)} (median of its windows); ${name} ${share(figures.stage.pageFaultsPerInput, figures.stage.inputsPerSecond)} (its median round)`,
     '',
     '',
   ];
+}
+
+/** A probed cost of a page fault, or why there is none. */
+function faultCost(pageFaultUs: number | null): string {
+  return pageFaultUs === null ? 'not measured, the probe was not given fresh 4 KB pages' : `${formatNumber(pageFaultUs)} µs`;
 }
 
 function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: StageFigures, cores: number): Row[] {
@@ -155,9 +161,12 @@ function processFigure(figures: ProcessFigures): string {
   return `median ${seconds(figures.medianWallMs)} wall, ${seconds(figures.medianCpuMs)} CPU, ${formatNumber(figures.medianPeakRssMb)} MB peak RSS, ${formatNumber(figures.medianMinorFaults)} page faults (${figures.runs.length} runs: ${figures.runs.map((entry) => formatNumber(entry.wallMs / 1000)).join(' / ')} s)`;
 }
 
-/** What first touching its memory cost a process: its minor page faults at the machine's measured cost of one. */
-function faultSeconds(figures: ProcessFigures, pageFaultUs: number): string {
-  return seconds((figures.medianMinorFaults * pageFaultUs) / 1000);
+/** What first touching its memory cost two processes: their minor page faults at the machine's measured cost of one, when it was measured. */
+function faultCosts(first: ProcessFigures, second: ProcessFigures, pageFaultUs: number | null): string {
+  const counts = `${formatNumber(first.medianMinorFaults)} page faults against ${formatNumber(second.medianMinorFaults)}`;
+  if (pageFaultUs === null) return `${counts} (not priced: ${faultCost(null)})`;
+  const cost = (figures: ProcessFigures) => seconds((figures.medianMinorFaults * pageFaultUs) / 1000);
+  return `${counts}, about ${cost(first)} against ${cost(second)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`;
 }
 
 function cliRows(cli: CliStartFigures): Row[] {
@@ -202,7 +211,7 @@ function smallerFigure(rank: RankFigures): string {
   return `${processFigure(smaller.skrya)}; ${left}; ranking ${seconds(smaller.skrya.phases.ranked - smaller.skrya.phases.read)}, ${formatNumber(rankingUsPerLine(smaller.skrya.phases, smaller.lines))} µs a line against ${formatNumber(rankingUsPerLine(rank.skrya.phases, rank.lines))} on ${formatNumber(rank.lines)}`;
 }
 
-function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
+function rankRows(rank: RankFigures, pageFaultUs: number | null): Row[] {
   const { skrya, python } = rank;
   const alone = skrya.phases.written - skrya.phases.read;
   // Each rank run beside the yardstick run after it: on a machine whose speed drifts, adjacent runs share their moment, medians of each side need not.
@@ -220,7 +229,7 @@ function rankRows(rank: RankFigures, pageFaultUs: number): Row[] {
     [`  ${skrya.command}: CPU by thread, each read every 50 ms (main: the ranking thread, and the launcher before it replaced itself with node started with rank's flags; workers: the reading threads)`, threadCpuFigure(skrya), '', ''],
     [`  ${skrya.command} alone on ${formatNumber(rank.smaller.lines)} results of the same kind`, smallerFigure(rank), '', ''],
     [`  ${python.command}, same file`, `${processFigure(python)}; ${formatNumber(python.documents)} documents left`, '', ''],
-    ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${formatNumber(skrya.medianMinorFaults)} page faults against ${formatNumber(python.medianMinorFaults)}, about ${faultSeconds(skrya, pageFaultUs)} against ${faultSeconds(python, pageFaultUs)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`, '< 1× wall', met(pairMedian < 1)],
+    ['  skrya rank / Python yardstick', `${formatNumber(skrya.medianWallMs / python.medianWallMs)}× the wall time (run beside run: ${pairRatios.map(formatNumber).join(' / ')}×, median ${formatNumber(pairMedian)}×), ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the CPU, ${formatNumber(skrya.medianPeakRssMb / python.medianPeakRssMb)}× the memory (rank also validates every result and matches near-duplicates, the yardstick does neither); first touches of memory: ${faultCosts(skrya, python, pageFaultUs)}`, '< 1× wall', met(pairMedian < 1)],
   ];
 }
 
@@ -286,7 +295,7 @@ export function renderTable(results: BenchResults): string {
   const header = [
     `# Skrya bench, ${results.startedAt}`,
     '',
-    `${machine.cpus} × ${machine.cpuModel}, ${formatNumber(machine.totalMemoryMb / 1024)} GB, Node ${machine.node}, ${machine.platform}. Load average at start ${machine.loadAverage.join(' / ')}, at end ${results.loadAverageAtEnd.join(' / ')} (1/5/15 min; anything else running skews every figure). A minor page fault (the first touch of a fresh 4 KB page) costs ${formatNumber(machine.pageFaultUs)} µs here (well under 1 µs on most Linux machines; every MB a process first touches costs 256 of them). Took ${formatNumber(results.durationSeconds)} s. Local Kafka and registry on loopback.`,
+    `${machine.cpus} × ${machine.cpuModel}, ${formatNumber(machine.totalMemoryMb / 1024)} GB, Node ${machine.node}, ${machine.platform}. Load average at start ${machine.loadAverage.join(' / ')}, at end ${results.loadAverageAtEnd.join(' / ')} (1/5/15 min; anything else running skews every figure). A minor page fault (the first touch of a fresh 4 KB page) costs ${faultCost(machine.pageFaultUs)} here (well under 1 µs on most Linux machines; every MB a process first touches costs 256 of them). Took ${formatNumber(results.durationSeconds)} s. Local Kafka and registry on loopback.`,
     '',
     '| benchmark | figure | aim | |',
     '|---|---|---|---|',

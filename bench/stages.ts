@@ -129,7 +129,7 @@ export interface StageFigures {
   ratio: number;
   deadLetters: number;
   /** The cost of a page fault in µs, probed just before the first round and just after the last: what the windows' faults are priced at. */
-  pageFaultUs: { before: number; after: number };
+  pageFaultUs: { before: number | null; after: number | null };
 }
 
 async function measureStage<T extends TopicName>(context: BenchContext, options: { service: string; handler: Handler<T>; outputTopic: string; inputs: number; expectedOutputs: number; items: number; workers?: () => readonly EventLoopUtilization[] }): Promise<StageRound['stage']> {
