@@ -105,9 +105,9 @@ const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descr
  * by the faults counted; null when fewer than FRESH_PAGES_SHARE of the pages faulted (huge pages,
  * say), where a quotient would price a fault at the cost of many pages. The memory is a WebAssembly
  * memory, which V8 maps anew each time: a typed array's comes from malloc, which can hand back
- * memory the process touched before (after the scorer's windows one saw a single fault in 64 MB,
- * and priced it at 18,886 µs). A VM's cost of a fault can move fivefold within minutes, so the
- * stage benches probe it again beside their windows.
+ * memory the process touched before, so that few of its pages fault and each is priced at the cost
+ * of many. A VM's cost of a fault can move fivefold within minutes, so the stage benches probe it
+ * again beside their windows.
  */
 export function pageFaultMicros(): number | null {
   const faultsBefore = process.resourceUsage().minorPageFault;

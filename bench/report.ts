@@ -79,6 +79,7 @@ function stageLimit(stage: StageFigures['stage'], cores: number): string {
 function pageFaultRow(name: string, figures: StageFigures): Row {
   const { before, after } = figures.pageFaultUs;
   const probed = [before, after].filter((cost) => cost !== null);
+  // Their mean (the bench's median is a nearest-rank one: of two it gives the lower).
   const pageFaultUs = probed.length === 0 ? null : probed.reduce((sum, cost) => sum + cost, 0) / probed.length;
   const share = (faults: number, messagesPerSecond: number) => `${formatNumber(faults)} a message${pageFaultUs === null ? '' : `, about ${formatNumber(faults * pageFaultUs)} µs: ${percent((faults * pageFaultUs * messagesPerSecond) / 1_000_000)} of its ${formatNumber(1_000_000 / messagesPerSecond)} µs a message`}`;
   const passthroughFaults = median(figures.rounds.map((round) => round.passthrough.pageFaultsPerInput));
@@ -90,9 +91,12 @@ function pageFaultRow(name: string, figures: StageFigures): Row {
   ];
 }
 
+/** Why a probe priced nothing (pageFaultMicros). */
+const NOT_PROBED = 'the probe was not given fresh 4 KB pages';
+
 /** A probed cost of a page fault, or why there is none. */
 function faultCost(pageFaultUs: number | null): string {
-  return pageFaultUs === null ? 'not measured, the probe was not given fresh 4 KB pages' : `${formatNumber(pageFaultUs)} µs`;
+  return pageFaultUs === null ? `not measured (${NOT_PROBED})` : `${formatNumber(pageFaultUs)} µs`;
 }
 
 function stageRows(name: keyof typeof STAGE_RATIO_AIMS, input: string, figures: StageFigures, cores: number): Row[] {
@@ -164,7 +168,7 @@ function processFigure(figures: ProcessFigures): string {
 /** What first touching its memory cost two processes: their minor page faults at the machine's measured cost of one, when it was measured. */
 function faultCosts(first: ProcessFigures, second: ProcessFigures, pageFaultUs: number | null): string {
   const counts = `${formatNumber(first.medianMinorFaults)} page faults against ${formatNumber(second.medianMinorFaults)}`;
-  if (pageFaultUs === null) return `${counts} (not priced: ${faultCost(null)})`;
+  if (pageFaultUs === null) return `${counts} (not priced: ${NOT_PROBED})`;
   const cost = (figures: ProcessFigures) => seconds((figures.medianMinorFaults * pageFaultUs) / 1000);
   return `${counts}, about ${cost(first)} against ${cost(second)} of the CPU at this machine's ${formatNumber(pageFaultUs)} µs a fault`;
 }
@@ -295,7 +299,7 @@ export function renderTable(results: BenchResults): string {
   const header = [
     `# Skrya bench, ${results.startedAt}`,
     '',
-    `${machine.cpus} × ${machine.cpuModel}, ${formatNumber(machine.totalMemoryMb / 1024)} GB, Node ${machine.node}, ${machine.platform}. Load average at start ${machine.loadAverage.join(' / ')}, at end ${results.loadAverageAtEnd.join(' / ')} (1/5/15 min; anything else running skews every figure). A minor page fault (the first touch of a fresh 4 KB page) costs ${faultCost(machine.pageFaultUs)} here (well under 1 µs on most Linux machines; every MB a process first touches costs 256 of them). Took ${formatNumber(results.durationSeconds)} s. Local Kafka and registry on loopback.`,
+    `${machine.cpus} × ${machine.cpuModel}, ${formatNumber(machine.totalMemoryMb / 1024)} GB, Node ${machine.node}, ${machine.platform}. Load average at start ${machine.loadAverage.join(' / ')}, at end ${results.loadAverageAtEnd.join(' / ')} (1/5/15 min; anything else running skews every figure). ${machine.pageFaultUs === null ? `What a minor page fault costs could not be probed here: ${NOT_PROBED}.` : `A minor page fault (the first touch of a fresh 4 KB page) costs ${formatNumber(machine.pageFaultUs)} µs here (well under 1 µs on most Linux machines; every MB a process first touches costs 256 of them).`} Took ${formatNumber(results.durationSeconds)} s. Local Kafka and registry on loopback.`,
     '',
     '| benchmark | figure | aim | |',
     '|---|---|---|---|',
