@@ -56,7 +56,11 @@ describe('the monitor killed with SIGKILL around its tick and restarted', () => 
 
       const requests = await committedRequests();
       expect(requests.map((request) => request.topic_id).sort()).toEqual([...TOPICS].sort());
-      const state = await readCompactedTopic({ kafka, serde, naming, topic: 'monitor-state' });
+      // The state partitions get their commit markers on their own, and may trail the requests'.
+      const state = await waitUntil('a state for every topic', async () => {
+        const compacted = await readCompactedTopic({ kafka, serde, naming, topic: 'monitor-state' });
+        return TOPICS.every((topicId) => compacted.has(`acme/${topicId}`)) ? compacted : null;
+      }, 60_000);
       for (const request of requests) expect(state.get(`acme/${request.topic_id}`)?.last_run_id).toBe(request.run_id);
       fs.rmSync(logDir, { recursive: true, force: true });
     } catch (error) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetrievalRequest } from '../../schemas/messages.ts';
 import type { RunningStages } from '../../services/run-services.ts';
 import { readTopicToEnd } from '../../runtime/topic-readers.ts';
+import { waitUntil } from '../support/fault-processes.ts';
 import { createHarness, type Harness } from '../support/pipeline-harness.ts';
 
 let harness: Harness;
@@ -38,7 +39,13 @@ describe('monitor restarted mid-schedule', () => {
 
     const { kafka } = harness.pipeline;
     const { serde, naming } = harness.pipeline.port;
-    const requests = (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map((message) => message.value);
+    // The last monitor's transaction is readable once its commit markers are written, a moment
+    // after the commit returned: wait for the third window, then hold the topic to exactly three.
+    const read = async () => (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map((message) => message.value);
+    const requests = await waitUntil('the three windows are readable', async () => {
+      const fired = await read();
+      return fired.length >= 3 ? fired : null;
+    }, 30_000);
     const windows = (topicId: string) => requests.filter((request: RetrievalRequest) => request.topic_id === topicId).map((request) => request.time_window);
     expect(requests).toHaveLength(3);
     expect(windows('kafka-ops')).toEqual([{ since: '2026-11-28T06:00:00.000Z', until: '2026-11-30T06:00:00.000Z' }]);
@@ -47,7 +54,11 @@ describe('monitor restarted mid-schedule', () => {
       { since: '2026-11-30T06:00:00.000Z', until: '2026-11-30T12:05:00.000Z' },
     ]);
     expect(requests.every((request) => request.trigger === 'SCHEDULE')).toBe(true);
-    const state = await readTopicToEnd({ kafka, serde, naming, topic: 'monitor-state' });
+    // The same transactions' state records: each partition gets its commit marker on its own.
+    const state = await waitUntil('the three states are readable', async () => {
+      const records = await readTopicToEnd({ kafka, serde, naming, topic: 'monitor-state' });
+      return records.length >= 3 ? records : null;
+    }, 30_000);
     // State is sharded by key: order holds per topic (one partition each), not across topics.
     const byTopic = state.map(({ value }) => [value.topic_id, value.last_window_until]).sort(([a], [b]) => a!.localeCompare(b!));
     expect(byTopic).toEqual([

@@ -52,8 +52,14 @@ describe('topic configs from the data tree reach the monitor', () => {
     writeTopic(beta, sources(30, 'beta'));
     let now = T0;
     const monitor = await harness.start(['monitor'], { clock: () => new Date(now), monitorIntervalMs: 200 });
-    // Both had never run: the first tick fired them before start returned.
-    expect((await requests()).map((request) => request.topic_id).sort()).toEqual(['alpha', beta].sort());
+    // Both had never run: the first tick committed them before start returned. A committed
+    // transaction is readable once the broker has written its commit markers, a moment after the
+    // commit returns (a reader that came sooner saw an empty topic in CI), so the test waits for them.
+    const first = await waitUntil('alpha and beta fired', async () => {
+      const fired = await requests();
+      return fired.length >= 2 ? fired : null;
+    }, 30_000);
+    expect(first.map((request) => request.topic_id).sort()).toEqual(['alpha', beta].sort());
 
     // Delete beta, then edit alpha to every 30 minutes with a new query, then add a marker topic on
     // the same shard: once the marker (new, so due at once) has fired, the monitor has read the
@@ -87,9 +93,13 @@ describe('topic configs from the data tree reach the monitor', () => {
     expect(windows(beta)).toEqual([new Date(T0).toISOString()]);
     expect(windows('gamma')).toHaveLength(1);
     expect(windows('remote')).toHaveLength(1);
-    // The deleted topic's monitor-state went with it (a tombstone); the others' stayed.
-    const state = await harness.pipeline.port.readCompacted('monitor-state');
+    // The deleted topic's monitor-state went with it (a tombstone); the others' stayed. The state
+    // partition gets its commit markers on its own, after the requests': alpha's second window
+    // there means every earlier transaction of the shard (beta's tombstone among them) is readable.
+    const state = await waitUntil("alpha's state at its second window", async () => {
+      const compacted = await harness.pipeline.port.readCompacted('monitor-state');
+      return compacted.get('acme/alpha')?.last_window_until === new Date(T0 + 31 * MINUTE).toISOString() ? compacted : null;
+    }, 30_000);
     expect(state.has(`acme/${beta}`)).toBe(false);
-    expect(state.get('acme/alpha')?.last_window_until).toBe(new Date(T0 + 31 * MINUTE).toISOString());
   }, 240_000);
 });
