@@ -41,9 +41,8 @@ describe('monitor restarted mid-schedule', () => {
     const { serde, naming } = harness.pipeline.port;
     // The last monitor's transaction is readable once its commit markers are written, a moment
     // after the commit returned: wait for the third window, then hold the topic to exactly three.
-    const read = async () => (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map((message) => message.value);
     const requests = await waitUntil('the three windows are readable', async () => {
-      const fired = await read();
+      const fired = (await readTopicToEnd({ kafka, serde, naming, topic: 'retrieval-requests' })).map((message) => message.value);
       return fired.length >= 3 ? fired : null;
     }, 30_000);
     const windows = (topicId: string) => requests.filter((request: RetrievalRequest) => request.topic_id === topicId).map((request) => request.time_window);

@@ -94,8 +94,8 @@ describe('topic configs from the data tree reach the monitor', () => {
     expect(windows('gamma')).toHaveLength(1);
     expect(windows('remote')).toHaveLength(1);
     // The deleted topic's monitor-state went with it (a tombstone); the others' stayed. The state
-    // partition gets its commit markers on its own, after the requests': alpha's second window
-    // there means every earlier transaction of the shard (beta's tombstone among them) is readable.
+    // partition gets its commit markers on its own, and they may trail the requests': alpha's second
+    // window there means every earlier transaction of the shard (beta's tombstone among them) is readable.
     const state = await waitUntil("alpha's state at its second window", async () => {
       const compacted = await harness.pipeline.port.readCompacted('monitor-state');
       return compacted.get('acme/alpha')?.last_window_until === new Date(T0 + 31 * MINUTE).toISOString() ? compacted : null;
