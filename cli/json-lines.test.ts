@@ -48,7 +48,36 @@ describe('lineBatches', () => {
     expect(batches.map((batch) => batch.last)).toEqual(batches.map((_batch, index) => index === batches.length - 1));
     // Each batch has a buffer of its own, so it can be handed to another thread.
     expect(new Set(batches.map((batch) => batch.bytes.buffer)).size).toBe(batches.length);
-    for (const batch of batches) expect(batch.bytes.byteLength).toBe(batch.bytes.buffer.byteLength);
+    for (const batch of batches) expect(batch.bytes.byteOffset).toBe(0);
+  });
+
+  it('gives the same lines from a stream that fills one buffer again for every chunk (as a file is read)', async () => {
+    const text = Array.from({ length: 40 }, (_line, index) => `{"n":${index},"t":"${'é'.repeat(index % 7)}"}`).join('\n');
+    async function* oneBuffer(): AsyncGenerator<Buffer> {
+      const bytes = Buffer.from(text);
+      const buffer = Buffer.alloc(9);
+      for (let start = 0; start < bytes.length; start += buffer.length) {
+        const length = bytes.copy(buffer, 0, start, start + buffer.length);
+        yield buffer.subarray(0, length);
+        // What the consumer did not copy before asking for the next chunk is lost.
+        buffer.fill(0x21);
+      }
+    }
+    const { lines } = await linesOf(lineBatches(oneBuffer(), 50));
+    expect(lines.map((entry) => entry.text)).toEqual(text.split('\n'));
+  });
+
+  it('asks for a larger buffer when a line outgrows the one it was given, and keeps its bytes', async () => {
+    const long = `{"t":"${'x'.repeat(200)}"}`;
+    const text = `{"a":1}\n${long}\n{"b":2}`;
+    const asked: number[] = [];
+    const batches = lineBatches(chunked(text, [5, 30, 60, 120, 180]), 16, (size) => {
+      asked.push(size);
+      return new ArrayBuffer(size);
+    });
+    const { lines } = await linesOf(batches);
+    expect(lines.map((entry) => entry.text)).toEqual(text.split('\n'));
+    expect(Math.max(...asked)).toBeGreaterThanOrEqual(long.length);
   });
 
   it('cuts a batch once it reaches the batch size', async () => {

@@ -51,34 +51,35 @@ function countNewlines(bytes: Uint8Array): number {
 
 /**
  * A byte stream's lines in batches of about `batchBytes`: a batch ends at the last line end of the
- * chunk that brings it to that size. `space` gives each batch's bytes a place (a caller may reuse
- * the buffers of batches it is done with).
+ * chunk that brings it to that size. Each chunk is copied into its batch as it comes, so a stream
+ * may fill a chunk's buffer again once the next chunk is asked for. `space` gives a batch a buffer
+ * of at least the bytes asked for (a caller may hand out again the buffers of batches it is done
+ * with); a batch's `bytes` are a view of the start of it.
  */
-export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: number, space: (size: number) => Uint8Array<ArrayBuffer> = (size) => new Uint8Array(size)): AsyncGenerator<LineBatch> {
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
+export async function* lineBatches(chunks: AsyncIterable<Buffer>, batchBytes: number, space: (size: number) => ArrayBuffer = (size) => new ArrayBuffer(size)): AsyncGenerator<LineBatch> {
+  let bytes = new Uint8Array(space(batchBytes));
+  let used = 0;
   let firstLine = 1;
-  const batch = (size: number, last: boolean): LineBatch => {
-    const bytes = space(size);
-    let at = 0;
-    for (const part of gathered) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    const made = { bytes, firstLine, last };
-    firstLine += countNewlines(bytes);
-    return made;
-  };
   for await (const chunk of chunks) {
-    gathered.push(chunk);
-    gatheredBytes += chunk.length;
-    const lastNewline = gatheredBytes < batchBytes ? -1 : chunk.lastIndexOf(NEWLINE);
+    if (used + chunk.length > bytes.length) {
+      // A line longer than a batch (or a chunk larger than the room left): a larger buffer, the bytes so far copied over.
+      const larger = new Uint8Array(space(Math.max(used + chunk.length, 2 * bytes.length)));
+      larger.set(bytes.subarray(0, used));
+      bytes = larger;
+    }
+    bytes.set(chunk, used);
+    used += chunk.length;
+    const lastNewline = used < batchBytes ? -1 : chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) continue;
-    const rest = chunk.subarray(lastNewline + 1);
-    gathered[gathered.length - 1] = chunk.subarray(0, lastNewline + 1);
-    yield batch(gatheredBytes - rest.length, false);
-    gathered = [rest];
-    gatheredBytes = rest.length;
+    const end = used - chunk.length + lastNewline + 1;
+    // What follows the batch's last line end starts the next batch.
+    const next = new Uint8Array(space(Math.max(batchBytes, used - end)));
+    next.set(bytes.subarray(end, used));
+    const batch = { bytes: bytes.subarray(0, end), firstLine, last: false };
+    firstLine += countNewlines(batch.bytes);
+    bytes = next;
+    used -= end;
+    yield batch;
   }
-  yield batch(gatheredBytes, true);
+  yield { bytes: bytes.subarray(0, used), firstLine, last: true };
 }

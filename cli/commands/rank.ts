@@ -346,7 +346,7 @@ async function readAndRank(input: JsonlInput, options: RankCommandOptions, plan:
   try {
     // A batch ends within a read chunk (64 KB) past batchBytes: a quarter more is room for any usual one.
     const batchSpace = 1.25 * plan.batchBytes;
-    const batches = lineBatches(input.chunks(), plan.batchBytes, (size) => new Uint8Array(inputs.take(size, batchSpace), 0, size))[Symbol.asyncIterator]();
+    const batches = lineBatches(input.chunks(), plan.batchBytes, (size) => inputs.take(size, batchSpace))[Symbol.asyncIterator]();
     let bytesSent = 0;
     for (let sent = 0; ; sent++) {
       let next: IteratorResult<LineBatch>;
