@@ -25,7 +25,7 @@ import { canonicalUrl } from '../domain/urls/canonical-url.ts';
 import { createItemScorer, scoreItem, type ScorableItem, type ScoringContext } from '../domain/ranking/score-item.ts';
 import { TOPICS, TOPIC_NAMES, valueSubject, type TopicName } from '../topics/topics.ts';
 import { deleteSubjects } from './kafka-bench.ts';
-import { measureRate, measureRateAsync, type RateSample } from './measure.ts';
+import { measureRate, measureRateAsync, measureRatesByTurns, type RateSample } from './measure.ts';
 import { HOSTS, INJECTIONS, paragraph, sentence } from './payloads.ts';
 import { createRandom, pick } from '../domain/learned/random.ts';
 import { generateRuns, rawMessagesOf, scoreInProcess, stepResponses } from './stages.ts';
@@ -220,7 +220,7 @@ const STEP_TIMED_PASSES = 10;
  */
 const STEP_WARMUP_REPETITIONS = 4;
 
-/** The stage bench's inputs (generated runs of two responses), each scorer step timed on its own. */
+/** The stage bench's inputs (generated runs of two responses), each scorer step timed on its own, the steps by turns. */
 function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
   const responses = stepResponses();
   const parsers = builtinParsers();
@@ -228,24 +228,30 @@ function scorerStepCosts(encodeOutput: number): ScorerStepCosts {
   const results = normalized.flatMap((entry) => entry.results);
   const candidates = normalized.map(({ message, results: batch }) => ({ message, batch: candidatesOf(message, batch) }));
   const scoreResults = createResultsScorer(DEFAULT_SCORING_MODEL);
-  const perResult = (sample: RateSample) => 1_000_000 / sample.median;
-  const timed = (pass: () => void) => perResult(measureRate(() => {
+  const passes = (pass: () => void) => () => {
     for (let repeat = 0; repeat < STEP_TIMED_PASSES; repeat++) pass();
-  }, { operations: STEP_TIMED_PASSES * results.length, warmups: STEP_WARMUP_REPETITIONS }));
-  return {
-    results: results.length,
-    normalize: timed(() => {
+  };
+  const rates = measureRatesByTurns({
+    normalize: passes(() => {
       for (const message of responses) normalizeResponse(message, parsers);
     }),
-    languageDetection: timed(() => {
+    languageDetection: passes(() => {
       for (const result of results) detectLanguage([result.title, result.snippet, result.content].join(' '));
     }),
-    scoreResults: timed(() => {
+    scoreResults: passes(() => {
       for (const { message, batch } of candidates) scoreResults(message, batch);
     }),
-    screening: timed(() => {
+    screening: passes(() => {
       for (const result of results) screenItem({ id: 'bench', title: result.title, content: result.content, summary: result.snippet, url: result.url, html: result.html });
     }),
+  }, { operations: STEP_TIMED_PASSES * results.length, warmups: STEP_WARMUP_REPETITIONS });
+  const perResult = (sample: RateSample) => 1_000_000 / sample.median;
+  return {
+    results: results.length,
+    normalize: perResult(rates.normalize),
+    languageDetection: perResult(rates.languageDetection),
+    scoreResults: perResult(rates.scoreResults),
+    screening: perResult(rates.screening),
     encodeOutput,
   };
 }

@@ -34,6 +34,27 @@ export function measureRate(work: () => void, options: { operations: number; war
   return { repetitions: rates, median: median(rates) };
 }
 
+/**
+ * Several works, each performing `operations` operations, timed by turns: all are warmed, then each
+ * repetition times every work once, one after another, so each median comes from the same
+ * stretches of the machine's time as the others. Timed one after another instead, the parts of a
+ * whole could land in different windows of a VM whose speed drifts (session 50's AD1 put
+ * screening at 102 µs a result inside a whole of 94).
+ */
+export function measureRatesByTurns<K extends string>(works: Record<K, () => void>, options: { operations: number; warmups?: number; repetitions?: number }): Record<K, RateSample> {
+  const names = Object.keys(works) as K[];
+  for (let warm = 0; warm < (options.warmups ?? 1); warm++) for (const name of names) works[name]();
+  const rates = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let repetition = 0; repetition < (options.repetitions ?? 5); repetition++) {
+    for (const name of names) {
+      const started = performance.now();
+      works[name]();
+      rates[name].push(options.operations / ((performance.now() - started) / 1000));
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, { repetitions: rates[name], median: median(rates[name]) }])) as Record<K, RateSample>;
+}
+
 export async function measureRateAsync(work: () => Promise<void>, options: { operations: number; warmups?: number; repetitions?: number }): Promise<RateSample> {
   for (let warm = 0; warm < (options.warmups ?? 1); warm++) await work();
   const rates: number[] = [];
