@@ -15,7 +15,7 @@ import { createCollector } from '../services/collector/handler.ts';
 import type { Stage } from '../services/catalog.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createBenchContext, encodeMessages, type BenchContext, type EncodedMessage } from './kafka-bench.ts';
-import { percentile, round, sleep } from './measure.ts';
+import { cpuShareSince, machineBusySince, machineCpuTimes, percentile, round, sleep } from './measure.ts';
 import { BENCH_TENANT, RESULTS_PER_RESPONSE, generateRun } from './payloads.ts';
 import { startStage, timedSink, warmScorerStage } from './stages.ts';
 import { parseTenantId, parseTopicId } from '../runtime/ids.ts';
@@ -32,6 +32,14 @@ export interface LatencyLevel {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /**
+   * Over the level's window (sending and draining): this process's event loop busy share (the
+   * producer, scorer, collector and sink share it), its CPU s/s, and the share of all cores busy
+   * (the broker's too): what says why a rate was not sustained.
+   */
+  eventLoopBusy: number;
+  cpuShare: number;
+  machineBusy: number;
   /** Every run written, p99 under the budget, and the achieved rate within 5 % of the target. */
   sustained: boolean;
 }
@@ -111,8 +119,15 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
       const runs = await prepareRuns(context, nextIndex, Math.max(1, Math.round(runsPerSecond * options.seconds)));
       nextIndex += runs.length;
       const scheduled = new Map<string, number>();
+      const levelStarted = performance.now();
+      const loopAtStart = performance.eventLoopUtilization();
+      const cpuAtStart = process.cpuUsage();
+      const machineAtStart = machineCpuTimes();
       await sendAtRate(send, runs, runsPerSecond, scheduled);
       await waitForRuns(runs, performance.now() + options.drainMs);
+      const eventLoopBusy = performance.eventLoopUtilization(loopAtStart).utilization;
+      const cpuShare = cpuShareSince(cpuAtStart, performance.now() - levelStarted);
+      const machineBusy = machineBusySince(machineAtStart);
       const latencies = runs.filter((run) => written.has(run.runId)).map((run) => written.get(run.runId)! - scheduled.get(run.runId)!);
       const completed = runs.filter((run) => written.has(run.runId));
       const firstScheduled = Math.min(...scheduled.values());
@@ -128,6 +143,9 @@ export async function benchLatency(options: { ratesItemsPerSecond: readonly numb
         p50Ms: round(percentile(latencies, 50), 1),
         p99Ms: round(p99, 1),
         maxMs: round(Math.max(...latencies), 1),
+        eventLoopBusy: round(eventLoopBusy, 3),
+        cpuShare: round(cpuShare, 3),
+        machineBusy: round(machineBusy, 3),
         sustained: completed.length === runs.length && p99 < LATENCY_BUDGET_MS && achieved >= rate * 0.95,
       };
       levels.push(level);

@@ -1,7 +1,7 @@
 /** The markdown table of one bench run: figure, aim, and whether the aim was met. */
 import type { BurstFigures, FleetFigures, SteadyFigures } from './fleet.ts';
 import type { KernelFigures, ScorerStepCosts } from './kernels.ts';
-import type { LatencyFigures } from './latency.ts';
+import type { LatencyFigures, LatencyLevel } from './latency.ts';
 import { median, type MachineInfo } from './measure.ts';
 import type { CliStartFigures, ProcessFigures, RankFigures, RankPhases, RankRun } from './processes.ts';
 import type { ReplayFigures } from './replay.ts';
@@ -55,6 +55,14 @@ const percent = (share: number) => `${Math.round(share * 100)} %`;
 type Row = [string, string, string, string];
 
 const workersBusy = (stage: StageFigures['stage']) => stage.workersBusy.map(percent).join(', ');
+
+/** Why a latency level was not sustained, read from its own window in this run. */
+export function latencyLimit(level: Pick<LatencyLevel, 'eventLoopBusy' | 'cpuShare' | 'machineBusy'>, cores: number): string {
+  const thisProcess = `this process (the producer, scorer, collector and sink) ${formatNumber(level.cpuShare)} CPU s/s, its event loop busy ${percent(level.eventLoopBusy)}`;
+  if (level.machineBusy >= 0.9) return `the machine had no CPU to spare: its ${cores} cores were ${percent(level.machineBusy)} busy, ${thisProcess}, the rest the broker's and others'`;
+  if (level.eventLoopBusy >= 0.9) return `runs queued behind one event loop: ${thisProcess}, the machine's cores ${percent(level.machineBusy)} busy`;
+  return `not CPU-bound (${thisProcess}, the machine's cores ${percent(level.machineBusy)} busy): it waited on the broker`;
+}
 
 /** Why a stage fell short, read from its own figures in this run. */
 function stageLimit(stage: StageFigures['stage'], cores: number): string {
@@ -250,12 +258,12 @@ export function renderTable(results: BenchResults): string {
   }
   if (latency) {
     for (const level of latency.levels) {
-      rows.push([`end-to-end latency at ${formatNumber(level.targetItemsPerSecond)} items/s for ${level.seconds} s`, `p50 ${formatNumber(level.p50Ms)} ms, p99 ${formatNumber(level.p99Ms)} ms, max ${formatNumber(level.maxMs)} ms; ${level.completedRuns}/${level.runs} runs, achieved ${formatNumber(level.achievedItemsPerSecond)} items/s`, 'p99 < 1 s', met(level.sustained)]);
+      rows.push([`end-to-end latency at ${formatNumber(level.targetItemsPerSecond)} items/s for ${level.seconds} s`, `p50 ${formatNumber(level.p50Ms)} ms, p99 ${formatNumber(level.p99Ms)} ms, max ${formatNumber(level.maxMs)} ms; ${level.completedRuns}/${level.runs} runs, achieved ${formatNumber(level.achievedItemsPerSecond)} items/s; event loop busy ${percent(level.eventLoopBusy)}, CPU ${formatNumber(level.cpuShare)} s/s, the machine's cores ${percent(level.machineBusy)} busy`, 'p99 < 1 s', met(level.sustained)]);
     }
     const highest = latency.highestSustainedItemsPerSecond;
     const atAim = latency.levels.find((level) => level.targetItemsPerSecond === LATENCY_AIM_ITEMS_PER_SECOND);
     const reached = highest !== null && highest >= LATENCY_AIM_ITEMS_PER_SECOND;
-    const why = atAim === undefined ? '' : ` by ${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND - (highest ?? 0))} items/s: at ${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND)} items/s p99 was ${formatNumber(atAim.p99Ms)} ms and ${formatNumber(atAim.achievedItemsPerSecond)} items/s got through (${atAim.completedRuns}/${atAim.runs} runs)`;
+    const why = atAim === undefined ? '' : ` by ${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND - (highest ?? 0))} items/s: at ${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND)} items/s p99 was ${formatNumber(atAim.p99Ms)} ms and ${formatNumber(atAim.achievedItemsPerSecond)} items/s got through (${atAim.completedRuns}/${atAim.runs} runs): ${latencyLimit(atAim, cores)}`;
     rows.push(['highest rate sustained with p99 < 1 s', highest === null ? 'none of the rates tried' : `${formatNumber(highest)} items/s`, `${formatNumber(LATENCY_AIM_ITEMS_PER_SECOND)} items/s`, reached ? met(true) : `${met(false)}${why}`]);
   }
   if (replay) {
