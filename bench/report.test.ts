@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyLimit } from './report.ts';
+import { latencyLimit, yardstickShortfall } from './report.ts';
 
 describe('latencyLimit', () => {
   it('blames the machine when its cores had nothing to spare', () => {
@@ -16,5 +16,19 @@ describe('latencyLimit', () => {
 
   it('says the process waited on the broker when nothing was busy', () => {
     expect(latencyLimit({ eventLoopBusy: 0.4, cpuShare: 0.5, machineBusy: 0.5 }, 2)).toMatch(/^not CPU-bound .*: it waited on the broker$/);
+  });
+});
+
+describe('yardstickShortfall', () => {
+  const runs = (...walls: number[]) => walls.map((wallMs) => ({ wallMs }));
+
+  it("says by how much, and rank's CPU and cores against the yardstick's", () => {
+    const why = yardstickShortfall({ medianWallMs: 4_000, medianCpuMs: 6_400, runs: runs(4_000, 4_100, 3_900) }, { medianWallMs: 3_800, medianCpuMs: 4_000, runs: runs(3_800, 3_850, 3_750) });
+    expect(why).toMatch(/^by 0\.05×: rank spent 1\.6× the yardstick's CPU \(6\.4 s against 4 s\) and spread it over 1\.6 cores to the yardstick's 1\.05$/);
+  });
+
+  it("adds that the machine's speed moved when the yardstick's own runs spread apart", () => {
+    const why = yardstickShortfall({ medianWallMs: 4_180, medianCpuMs: 6_790, runs: runs(3_770, 4_510, 4_180) }, { medianWallMs: 3_920, medianCpuMs: 4_160, runs: runs(3_710, 3_920, 6_310) });
+    expect(why).toContain("the yardstick's own runs spread from 3.71 s to 6.31 s (1.7×) and the pairs from 0.66× to 1.15×: the machine's speed moved between runs");
   });
 });
