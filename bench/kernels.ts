@@ -35,7 +35,7 @@ export interface KernelFigures {
   canonicalUrl: RateSample;
   screenItem: RateSample & { itemChars: number };
   /** The classifiers' cost split out: screening by the rules alone, the learned model alone, and classifyQuery warm. */
-  classifiers?: { screenRulesOnly: RateSample; screenModelOnly: RateSample; classifyQuery: RateSample & { queries: number } };
+  classifiers: { screenRulesOnly: RateSample; screenModelOnly: RateSample; classifyQuery: RateSample & { queries: number } };
   scoreItem: RateSample;
   itemScorerBulk: RateSample;
   dedupeItems: RateSample & { items: number; clusters: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyLimit, yardstickShortfall } from './report.ts';
+import { classifyQueryVerdict, latencyLimit, screenVerdict, yardstickShortfall } from './report.ts';
 
 describe('latencyLimit', () => {
   it('blames the machine when its cores had nothing to spare', () => {
@@ -30,5 +30,18 @@ describe('yardstickShortfall', () => {
   it("adds that the machine's speed moved when the yardstick's own runs spread apart", () => {
     const why = yardstickShortfall({ medianWallMs: 4_180, medianCpuMs: 6_790, runs: runs(3_770, 4_510, 4_180) }, { medianWallMs: 3_920, medianCpuMs: 4_160, runs: runs(3_710, 3_920, 6_310) });
     expect(why).toContain("the yardstick's own runs spread from 3.71 s to 6.31 s (1.7×) and the pairs from 0.66× to 1.15×: the machine's speed moved between runs");
+  });
+});
+
+describe('screenVerdict and classifyQueryVerdict', () => {
+  it('meet their aims without more words', () => {
+    expect(screenVerdict(10_390, 20_368, 25_004)).toBe('met');
+    expect(classifyQueryVerdict(0.217)).toBe('met');
+  });
+
+  it('say by how much, and which half of the screening is slower', () => {
+    expect(screenVerdict(4_000, 12_000, 5_000)).toBe('**missed** by 1,000 items/s (1.25× too slow): the learned model alone ran 5,000 items/s, the rules 83.3 µs an item and the model 200');
+    expect(screenVerdict(4_000, 4_500, 30_000)).toMatch(/: the rules alone ran 4,500 items\/s/);
+    expect(classifyQueryVerdict(7.5)).toBe('**missed** by 2.5 ms a query (1.5×)');
   });
 });
