@@ -17,7 +17,7 @@ import { HEADERS } from '../runtime/headers.ts';
 import { PRODUCER_CONFIG } from '../runtime/publishers.ts';
 import { TOPICS, TOPIC_NAMES, physicalTopic, valueSubject, type TopicName } from '../topics/topics.ts';
 import type { z } from 'zod';
-import { cpuShareSince, machineBusySince, machineCpuTimes, sleep } from './measure.ts';
+import { sleep, startProcessWindow } from './measure.ts';
 
 type ValueOf<T extends TopicName> = z.infer<(typeof TOPICS)[T]['contract']>;
 
@@ -146,10 +146,8 @@ const POLL_MS = 20;
 export async function watchOutput(admin: Admin, topic: string, options: { joined: Promise<void>; baseline: number; expected: number; timeoutMs: number; workers?: () => readonly EventLoopUtilization[] }): Promise<FlowWatch> {
   await options.joined;
   const startAt = performance.now();
-  const loopAtStart = performance.eventLoopUtilization();
+  const window = startProcessWindow();
   const workersAtStart = options.workers?.() ?? [];
-  const machineAtStart = machineCpuTimes();
-  const cpuAtStart = process.cpuUsage();
   const faultsAtStart = process.resourceUsage().minorPageFault;
   const deadline = startAt + options.timeoutMs;
   for (;;) {
@@ -157,7 +155,7 @@ export async function watchOutput(admin: Admin, topic: string, options: { joined
     const now = performance.now();
     if (count >= options.expected || now > deadline) {
       const workersBusy = (options.workers?.() ?? []).map((reading, worker) => performance.eventLoopUtilization(reading, workersAtStart[worker]).utilization);
-      return { startAt, lastAt: now, count, timedOut: count < options.expected, busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, now - startAt), workersBusy, machineBusy: machineBusySince(machineAtStart), pageFaults: process.resourceUsage().minorPageFault - faultsAtStart };
+      return { startAt, lastAt: now, count, timedOut: count < options.expected, ...window.end(), workersBusy, pageFaults: process.resourceUsage().minorPageFault - faultsAtStart };
     }
     await sleep(POLL_MS);
   }

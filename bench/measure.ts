@@ -24,14 +24,7 @@ export interface RateSample {
  * times timed, and reports operations per second. Each repetition is bounded by its own work.
  */
 export function measureRate(work: () => void, options: { operations: number; warmups?: number; repetitions?: number }): RateSample {
-  for (let warm = 0; warm < (options.warmups ?? 1); warm++) work();
-  const rates: number[] = [];
-  for (let repetition = 0; repetition < (options.repetitions ?? 5); repetition++) {
-    const started = performance.now();
-    work();
-    rates.push(options.operations / ((performance.now() - started) / 1000));
-  }
-  return { repetitions: rates, median: median(rates) };
+  return measureRatesByTurns({ work }, options).work;
 }
 
 /**
@@ -158,6 +151,24 @@ export function machineCpuTimes(): { busy: number; total: number } {
 export function machineBusySince(since: { busy: number; total: number }): number {
   const now = machineCpuTimes();
   return now.total > since.total ? (now.busy - since.busy) / (now.total - since.total) : Number.NaN;
+}
+
+/** What this process and the machine did over a window: its event loop's busy share, its CPU s/s, and the share of all cores busy. */
+export interface ProcessWindow {
+  busy: number;
+  cpuShare: number;
+  machineBusy: number;
+}
+
+/** Starts a window now; `end()` reads what this process and the machine did since. */
+export function startProcessWindow(): { end(): ProcessWindow } {
+  const startedAt = performance.now();
+  const loopAtStart = performance.eventLoopUtilization();
+  const cpuAtStart = process.cpuUsage();
+  const machineAtStart = machineCpuTimes();
+  return {
+    end: () => ({ busy: performance.eventLoopUtilization(loopAtStart).utilization, cpuShare: cpuShareSince(cpuAtStart, performance.now() - startedAt), machineBusy: machineBusySince(machineAtStart) }),
+  };
 }
 
 /** CPU seconds (user + system, all threads) since `since`, per wall second of `wallMs`. */

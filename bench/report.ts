@@ -241,13 +241,16 @@ function smallerFigure(rank: RankFigures): string {
 
 type RunTimes = Pick<ProcessFigures, 'medianWallMs' | 'medianCpuMs'> & { runs: readonly { wallMs: number }[] };
 
+/** Each rank run beside the yardstick run after it: on a machine whose speed drifts, adjacent runs share their moment, medians of each side need not. */
+const besideRatios = (skrya: RunTimes, python: RunTimes) => skrya.runs.map((run, index) => run.wallMs / python.runs[index]!.wallMs);
+
 /**
  * Why rank did not beat the yardstick run beside run, from the same runs: the CPU it spent against
  * the yardstick's and the cores it spread it over, and how far the machine's speed moved between
  * runs (the yardstick's own runs, and the pairs, spread apart).
  */
 export function yardstickShortfall(skrya: RunTimes, python: RunTimes): string {
-  const pairRatios = skrya.runs.map((run, index) => run.wallMs / python.runs[index]!.wallMs);
+  const pairRatios = besideRatios(skrya, python);
   const cores = (figures: RunTimes) => formatNumber(figures.medianCpuMs / figures.medianWallMs);
   const why = [`by ${formatNumber(median(pairRatios) - 1)}×: rank spent ${formatNumber(skrya.medianCpuMs / python.medianCpuMs)}× the yardstick's CPU (${seconds(skrya.medianCpuMs)} against ${seconds(python.medianCpuMs)}) and spread it over ${cores(skrya)} cores to the yardstick's ${cores(python)}`];
   const yardstickWalls = python.runs.map((run) => run.wallMs);
@@ -260,8 +263,7 @@ export function yardstickShortfall(skrya: RunTimes, python: RunTimes): string {
 function rankRows(rank: RankFigures, pageFaultUs: number | null): Row[] {
   const { skrya, python } = rank;
   const alone = skrya.phases.written - skrya.phases.read;
-  // Each rank run beside the yardstick run after it: on a machine whose speed drifts, adjacent runs share their moment, medians of each side need not.
-  const pairRatios = skrya.runs.map((run, index) => run.wallMs / python.runs[index]!.wallMs);
+  const pairRatios = besideRatios(skrya, python);
   const pairMedian = median(pairRatios);
   const input = `${formatNumber(rank.lines)} generated results (${formatNumber(rank.inputMb)} MB, ${Math.round(rank.duplicateShare * 100)} % URL-variant copies, ${formatNumber(rank.trueDocuments)} true documents)`;
   const shortfalls = [

@@ -16,7 +16,7 @@ import type { SkryaConfig } from '../runtime/config.ts';
 import { scorerStage, type Stage } from '../services/catalog.ts';
 import { consumerGroup, type TopicName } from '../topics/topics.ts';
 import { createBenchContext, encodeMessages, flowRate, produceAll, topicCount, watchOutput, type BenchContext, type FlowRate } from './kafka-bench.ts';
-import { cpuShareSince, median, pageFaultMicros, round, sleep } from './measure.ts';
+import { median, pageFaultMicros, round, sleep, startProcessWindow } from './measure.ts';
 import { runPassthrough } from './passthrough.ts';
 import { generateRun, type GeneratedRun } from './payloads.ts';
 import { parseRunId } from '../runtime/ids.ts';
@@ -272,15 +272,13 @@ export async function benchWholePipeline(options: StageBenchOptions): Promise<Pi
     services.push(scorer);
     await scorer.ready;
     const started = performance.now();
-    const loopAtStart = performance.eventLoopUtilization();
-    const cpuAtStart = process.cpuUsage();
+    const window = startProcessWindow();
     const deadline = started + STAGE_TIMEOUT_MS;
     await orCrash((async () => {
       while (written.length < runs && performance.now() < deadline) await sleep(20);
     })(), services);
     if (written.length < runs) throw new Error(`pipeline wrote ${written.length} of ${runs} runs within ${STAGE_TIMEOUT_MS} ms`);
-    const busy = performance.eventLoopUtilization(loopAtStart).utilization;
-    const cpuShare = cpuShareSince(cpuAtStart, performance.now() - started);
+    const { busy, cpuShare } = window.end();
     const seconds = (Math.max(...written) - started) / 1000;
     return {
       runs,
